@@ -1,0 +1,1 @@
+"""Context Engine: context as a service for LLM agents."""

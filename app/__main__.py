@@ -1,0 +1,131 @@
+"""Command line: serve, worker, migrate, keys, reembed, openapi."""
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from pathlib import Path
+
+from app.core.config import Settings, get_settings
+from app.core.logging import configure_logging
+
+
+def _serve(settings: Settings) -> None:
+    import uvicorn
+
+    from app.main import create_app
+
+    print(
+        f"Context Engine on http://{settings.host}:{settings.port} — "
+        f"docs at http://{settings.host}:{settings.port}/docs",
+        file=sys.stderr,
+    )
+    uvicorn.run(
+        create_app(settings), host=settings.host, port=settings.port, log_config=None,
+        access_log=False,
+    )
+
+
+async def _worker(settings: Settings) -> None:
+    from app.runtime import start_runtime
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    async with start_runtime(settings, run_worker=True):
+        print("Worker running; Ctrl-C stops it.", file=sys.stderr)
+        await stop.wait()
+
+
+async def _keys(settings: Settings, args: argparse.Namespace) -> int:
+    from app.core.migrations import upgrade
+    from app.runtime import open_database
+    from app.tenants import service
+
+    async with open_database(settings) as database:
+        await upgrade(database.engine, settings.embeddings.dimensions)
+        async with database.sessionmaker.begin() as session:
+            if args.keys_command == "create":
+                issued = await service.create_key(session, args.tenant, args.name)
+                print(f"Key for tenant '{issued.tenant}' (shown once, keep it):\n{issued.key}")
+            elif args.keys_command == "revoke":
+                revoked = await service.revoke_key(session, args.key)
+                print(f"Revoked {revoked} key(s).")
+                return 0 if revoked else 1
+            else:
+                for key in await service.list_keys(session):
+                    print(key)
+    return 0
+
+
+async def _reembed(settings: Settings) -> None:
+    from app.memories.maintenance import reembed_all
+    from app.runtime import open_database
+
+    async with open_database(settings) as database:
+        from app.core.migrations import upgrade
+
+        await upgrade(database.engine, settings.embeddings.dimensions)
+        async with database.sessionmaker.begin() as session:
+            count = await reembed_all(
+                session, settings.embeddings.dimensions, settings.worker.max_attempts
+            )
+    print(
+        f"Queued {count} memories for re-embedding with {settings.embeddings.model} "
+        f"({settings.embeddings.dimensions} dimensions); the worker computes them now."
+    )
+
+
+def _openapi(settings: Settings, output: Path) -> None:
+    from app.main import create_app
+
+    schema = create_app(settings).openapi()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
+    print(f"Wrote {output}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run one command."""
+    parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("serve", help="serve the HTTP API (and the worker, unless disabled)")
+    commands.add_parser("worker", help="run only the background worker")
+    commands.add_parser("migrate", help="apply database migrations")
+    commands.add_parser("reembed", help="recompute every embedding after a model change")
+    export = commands.add_parser("openapi", help="write the OpenAPI document")
+    export.add_argument("--output", type=Path, default=Path("openapi/openapi.json"))
+    keys = commands.add_parser("keys", help="create, list or revoke API keys")
+    key_commands = keys.add_subparsers(dest="keys_command", required=True)
+    create = key_commands.add_parser("create", help="issue a key (creates the tenant if new)")
+    create.add_argument("--tenant", default="default")
+    create.add_argument("--name", default="cli")
+    revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix or id")
+    revoke.add_argument("key")
+    key_commands.add_parser("list", help="list keys (prefixes only)")
+    args = parser.parse_args(argv)
+
+    settings = get_settings()
+    configure_logging(settings.log_level, json=settings.log_json)
+    if args.command == "serve":
+        _serve(settings)
+    elif args.command == "worker":
+        asyncio.run(_worker(settings))
+    elif args.command == "migrate":
+        from app.runtime import migrate
+
+        asyncio.run(migrate(settings))
+        print("Migrations applied.")
+    elif args.command == "reembed":
+        asyncio.run(_reembed(settings))
+    elif args.command == "openapi":
+        _openapi(settings, args.output)
+    elif args.command == "keys":
+        return asyncio.run(_keys(settings, args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""Agents: identity, working memory and context defaults."""
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint, func
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import Base
+
+
+class Agent(Base):
+    """An agent of a tenant; `name` is the id used in URLs."""
+
+    __tablename__ = "agent"
+    __table_args__ = (UniqueConstraint("tenant_id", "name"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    identity: Mapped[dict[str, object]] = mapped_column(JSONB, default=dict)
+    working_memory: Mapped[dict[str, object]] = mapped_column(JSONB, default=dict)
+    default_budget: Mapped[int | None] = mapped_column(Integer)
+    model: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )

@@ -1,0 +1,49 @@
+"""SQL of agents."""
+
+import uuid
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.agents.models import Agent
+
+
+class AgentRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def get(self, tenant_id: uuid.UUID, name: str, *, for_update: bool = False) -> Agent | None:
+        query = select(Agent).where(Agent.tenant_id == tenant_id, Agent.name == name)
+        if for_update:
+            query = query.with_for_update()
+        return await self.session.scalar(query)
+
+    async def upsert(self, tenant_id: uuid.UUID, name: str, values: dict[str, object]) -> Agent:
+        """Insert or update in one statement, so concurrent creations cannot collide."""
+        agent_id = await self.session.scalar(
+            insert(Agent)
+            .values(id=uuid.uuid4(), tenant_id=tenant_id, name=name, working_memory={}, **values)
+            .on_conflict_do_update(
+                index_elements=["tenant_id", "name"], set_={**values, "updated_at": func.now()}
+            )
+            .returning(Agent.id)
+        )
+        agent = await self.session.get(Agent, agent_id, populate_existing=True)
+        assert agent is not None
+        return agent
+
+    async def by_ids(self, agent_ids: set[uuid.UUID]) -> dict[uuid.UUID, Agent]:
+        rows = await self.session.scalars(select(Agent).where(Agent.id.in_(agent_ids)))
+        return {agent.id: agent for agent in rows}
+
+    async def add(self, agent: Agent) -> Agent:
+        self.session.add(agent)
+        await self.session.flush()
+        await self.session.refresh(agent)
+        return agent
+
+    async def save(self, agent: Agent) -> Agent:
+        await self.session.flush()
+        await self.session.refresh(agent)
+        return agent

@@ -1,0 +1,73 @@
+"""Request and response bodies of the agent API."""
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field
+
+AgentName = Annotated[
+    str,
+    Path(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$",
+        description="Your id for the agent: letters, digits and . _ : - (up to 64).",
+        examples=["support-bot"],
+    ),
+]
+Line = Annotated[str, Field(min_length=1, max_length=2000)]
+
+
+class Identity(BaseModel):
+    """Who the agent is; always at the top of its context."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    description: Annotated[str, Field(max_length=4000)] | None = None
+    traits: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
+        default_factory=list, max_length=50
+    )
+    core_rules: list[Line] = Field(default_factory=list, max_length=50)
+
+
+class WorkingMemory(BaseModel):
+    """What the agent is doing now; always in its context."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    current_task: Annotated[str, Field(max_length=4000)] | None = None
+    open_threads: list[Line] = Field(default_factory=list, max_length=50)
+
+
+class AgentUpsert(BaseModel):
+    """An agent's identity and context defaults."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{
+                "identity": {"name": "Newton", "traits": ["analytical", "cautious"],
+                             "core_rules": ["Record decisions before acting."]},
+                "default_budget": 8000,
+                "model": "gpt-4o",
+            }]
+        },
+    )
+
+    identity: Identity
+    default_budget: Annotated[int, Field(ge=100, le=1_000_000)] | None = Field(
+        default=None, description="Token budget of a context when the request names none."
+    )
+    model: Annotated[str, Field(min_length=1, max_length=100)] | None = Field(
+        default=None, description="Target model; picks the tokenizer that counts the budget."
+    )
+
+
+class AgentRead(BaseModel):
+    agent_id: str
+    identity: Identity
+    working_memory: WorkingMemory
+    default_budget: int | None
+    model: str | None
+    created_at: datetime
+    updated_at: datetime

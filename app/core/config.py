@@ -1,0 +1,100 @@
+"""Settings: one pydantic-settings class with nested groups, read from CE_* variables and .env."""
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class DatabaseSettings(BaseModel):
+    """Where the data lives: a PostgreSQL URL, or the embedded server when none is set."""
+
+    url: SecretStr | None = None
+    pool_size: int = Field(default=10, ge=1)
+    max_overflow: int = Field(default=10, ge=0)
+    embedded_name: str = "context_engine"
+
+
+class EmbeddingSettings(BaseModel):
+    """The embedding provider: the offline local model or an OpenAI-compatible endpoint."""
+
+    provider: Literal["local", "openai"] = "local"
+    model: str = "all-MiniLM-L6-v2"
+    dimensions: int = Field(default=384, ge=1, le=16000)
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    batch_size: int = Field(default=64, ge=1, le=2048)
+
+
+class LlmSettings(BaseModel):
+    """The OpenAI-compatible chat model used for background summaries; off without a model."""
+
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    timeout_seconds: float = Field(default=60.0, gt=0)
+    summary_min_tokens: int = Field(default=120, ge=1)
+
+
+class TokenizerSettings(BaseModel):
+    """How tokens are counted for models tiktoken does not know."""
+
+    default_encoding: Literal["o200k_base", "cl100k_base"] = "o200k_base"
+
+
+class ApiSettings(BaseModel):
+    """Limits of the HTTP API."""
+
+    max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    batch_max_items: int = Field(default=100, ge=1)
+    page_size_default: int = Field(default=50, ge=1)
+    page_size_max: int = Field(default=200, ge=1)
+
+
+class WorkerSettings(BaseModel):
+    """The background queue that computes embeddings and LLM summaries."""
+
+    in_process: bool = True
+    poll_interval_seconds: float = Field(default=1.0, gt=0)
+    batch_size: int = Field(default=32, ge=1)
+    max_attempts: int = Field(default=8, ge=1)
+    backoff_base_seconds: float = Field(default=2.0, gt=0)
+    backoff_max_seconds: float = Field(default=600.0, gt=0)
+    stale_after_seconds: float = Field(default=300.0, gt=0)
+
+
+class ContextSettings(BaseModel):
+    """Context assembly defaults."""
+
+    default_budget: int = Field(default=8000, ge=1)
+
+
+class Settings(BaseSettings):
+    """Every setting of the service; see .env.example for each one."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="CE_",
+        env_nested_delimiter="__",
+        env_file=".env",
+        extra="ignore",
+    )
+
+    data_dir: Path = Path(".data")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_json: bool = False
+    database: DatabaseSettings = DatabaseSettings()
+    embeddings: EmbeddingSettings = EmbeddingSettings()
+    llm: LlmSettings = LlmSettings()
+    tokenizer: TokenizerSettings = TokenizerSettings()
+    api: ApiSettings = ApiSettings()
+    worker: WorkerSettings = WorkerSettings()
+    context: ContextSettings = ContextSettings()
+
+
+def get_settings() -> Settings:
+    """Read settings from the environment; call only at entry points."""
+    return Settings()

@@ -1,0 +1,67 @@
+"""The database engine and session factory, and the per-request transaction."""
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy import MetaData
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.orm import DeclarativeBase
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base for every table, with a constraint naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+@dataclass
+class Database:
+    """An engine and its session factory."""
+
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+
+    @classmethod
+    def connect(cls, url: str, *, pool_size: int = 10, max_overflow: int = 10) -> "Database":
+        """Create the engine for a PostgreSQL URL (asyncpg driver)."""
+        engine = create_async_engine(
+            url, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True
+        )
+        return cls(engine, async_sessionmaker(engine, expire_on_commit=False))
+
+    async def dispose(self) -> None:
+        """Close every pooled connection."""
+        await self.engine.dispose()
+
+
+def asyncpg_url(url: str) -> str:
+    """Accept postgres:// and postgresql:// URLs and point them at the asyncpg driver."""
+    for prefix in ("postgresql+asyncpg://", "postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix) :]
+    return url
+
+
+async def get_db_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """One transaction per request, committed before the response is sent."""
+    database: Database = request.app.state.database
+    async with database.sessionmaker.begin() as session:
+        yield session
+
+
+DbSession = Annotated[AsyncSession, Depends(get_db_session, scope="function")]

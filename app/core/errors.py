@@ -1,0 +1,108 @@
+"""Typed domain errors and their RFC 9457 problem+json rendering."""
+
+from collections.abc import Sequence
+from http import HTTPStatus
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import JsonValue
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class DomainError(Exception):
+    """An expected error with an HTTP status; rendered as problem+json."""
+
+    status: int = 400
+    title: str = "Bad request"
+
+    def __init__(self, detail: str, **extensions: JsonValue) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extensions = extensions
+
+
+class NotFound(DomainError):
+    status = 404
+    title = "Not found"
+
+
+class Conflict(DomainError):
+    status = 409
+    title = "Conflict"
+
+
+class Unauthorized(DomainError):
+    status = 401
+    title = "Unauthorized"
+
+
+class InvalidInput(DomainError):
+    """Input that is well-formed JSON but breaks a rule; names the field at fault."""
+
+    status = 422
+    title = "Invalid input"
+
+    def __init__(self, detail: str, *, loc: Sequence[str | int], **extensions: JsonValue) -> None:
+        super().__init__(detail, errors=[{"loc": list(loc), "msg": detail}], **extensions)
+
+
+class PayloadTooLarge(DomainError):
+    status = 413
+    title = "Payload too large"
+
+
+class ServiceUnavailable(DomainError):
+    status = 503
+    title = "Service unavailable"
+
+
+def problem_response(
+    status: int, title: str, detail: str, instance: str, **extensions: JsonValue
+) -> JSONResponse:
+    """Build an application/problem+json response."""
+    body: dict[str, JsonValue] = {
+        "type": "about:blank",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "instance": instance,
+        **extensions,
+    }
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+async def _domain_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, DomainError)
+    return problem_response(
+        exc.status, exc.title, exc.detail, request.url.path, **exc.extensions
+    )
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors: list[JsonValue] = [
+        {"loc": [str(p) if not isinstance(p, int) else p for p in e["loc"]], "msg": e["msg"],
+         "type": e["type"]}
+        for e in exc.errors()
+    ]
+    first = exc.errors()[0] if exc.errors() else None
+    where = ".".join(str(p) for p in first["loc"]) if first else "request"
+    detail = f"{where}: {first['msg']}" if first else "The request is not valid."
+    return problem_response(422, "Invalid input", detail, request.url.path, errors=errors)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    title = HTTPStatus(exc.status_code).phrase
+    return problem_response(exc.status_code, title, str(exc.detail), request.url.path)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Render domain, validation and routing errors as problem+json."""
+    app.add_exception_handler(DomainError, _domain_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -1,0 +1,79 @@
+"""ASGI middleware: request ids and logging context, metrics by route, and the body size limit."""
+
+import time
+import uuid
+
+import structlog
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.errors import PayloadTooLarge, problem_response
+from app.core.metrics import HTTP_LATENCY, HTTP_REQUESTS
+
+
+class RequestContextMiddleware:
+    """Gives each request an id (echoed as X-Request-ID) and records its metrics."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64] or uuid.uuid4().hex
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        status = 500
+        started = time.perf_counter()
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", []).append(
+                    (b"x-request-id", request_id.encode("latin-1"))
+                )
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", "unmatched")
+            HTTP_REQUESTS.labels(template, scope["method"], str(status)).inc()
+            HTTP_LATENCY.labels(template, scope["method"]).observe(time.perf_counter() - started)
+            structlog.contextvars.unbind_contextvars("request_id")
+
+
+class BodySizeLimitMiddleware:
+    """Answers 413 for request bodies over the configured size, announced or streamed."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        detail = (
+            f"The request body is over {self.max_bytes} bytes (CE_API__MAX_BODY_BYTES); "
+            "send fewer memories per batch."
+        )
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_bytes:
+            response = problem_response(413, "Payload too large", detail, scope["path"])
+            await response(scope, receive, send)
+            return
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise PayloadTooLarge(detail)
+            return message
+
+        await self.app(scope, limited_receive, send)

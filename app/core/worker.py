@@ -1,0 +1,157 @@
+"""The background worker: claims due jobs, runs their handlers, retries failures with backoff."""
+
+import asyncio
+import os
+import socket
+import time
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Protocol
+
+import structlog
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.core.config import WorkerSettings
+from app.core.jobs import NOTIFY_CHANNEL, ClaimedJob, JobRepository
+from app.core.metrics import JOB_DURATION, JOBS_PROCESSED
+from app.providers.errors import ProviderError
+
+log = structlog.get_logger(__name__)
+
+
+class Handler(Protocol):
+    """Runs a batch of jobs of one task; raises to have the whole batch retried."""
+
+    task: str
+    batch_size: int
+
+    async def run(
+        self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
+    ) -> None: ...
+
+
+class Worker:
+    """Processes the job queue; several workers (and replicas) share it safely."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        handlers: Sequence[Handler],
+        settings: WorkerSettings,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.handlers = {handler.task: handler for handler in handlers}
+        self.settings = settings
+        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+        self._wake = asyncio.Event()
+
+    async def run_once(self) -> int:
+        """Claim one batch of due jobs and run it; returns how many jobs it took."""
+        async with self.sessionmaker.begin() as session:
+            claimed = await JobRepository(session).claim(
+                self.worker_id, self.settings.batch_size,
+                timedelta(seconds=self.settings.stale_after_seconds),
+            )
+        by_task: dict[str, list[ClaimedJob]] = {}
+        for job in claimed:
+            by_task.setdefault(job.task, []).append(job)
+        for task, jobs in by_task.items():
+            handler = self.handlers.get(task)
+            size = handler.batch_size if handler else len(jobs)
+            for start in range(0, len(jobs), size):
+                await self._run_batch(handler, task, jobs[start : start + size])
+        return len(claimed)
+
+    async def _run_batch(
+        self, handler: Handler | None, task: str, jobs: Sequence[ClaimedJob]
+    ) -> None:
+        started = time.perf_counter()
+        try:
+            if handler is None:
+                raise ProviderError(f"no handler for task '{task}' in this process")
+            await handler.run(self.sessionmaker, jobs)
+        except (ProviderError, OSError, TimeoutError) as exc:
+            await self._retry(task, jobs, f"{type(exc).__name__}: {exc}")
+        except Exception as exc:
+            # A bug, not an outage: keep it visible on the job and in the log, and go on.
+            log.exception("job.crashed", task=task, jobs=len(jobs))
+            await self._retry(task, jobs, f"{type(exc).__name__}: {exc}")
+        else:
+            JOBS_PROCESSED.labels(task, "done").inc(len(jobs))
+            log.debug("job.done", task=task, jobs=len(jobs))
+        finally:
+            JOB_DURATION.labels(task).observe(time.perf_counter() - started)
+
+    async def _retry(self, task: str, jobs: Sequence[ClaimedJob], error: str) -> None:
+        async with self.sessionmaker.begin() as session:
+            repository = JobRepository(session)
+            for job in jobs:
+                state = await repository.retry_or_fail(
+                    job, error,
+                    base_seconds=self.settings.backoff_base_seconds,
+                    max_seconds=self.settings.backoff_max_seconds,
+                )
+                outcome = "failed" if state == "failed" else "retried"
+                JOBS_PROCESSED.labels(task, outcome).inc()
+                log.warning("job.error", task=task, job_id=job.job_id, attempt=job.attempts,
+                            outcome=outcome, error=error)
+
+    async def drain(self) -> int:
+        """Run every due job until none is left; returns how many ran."""
+        total = 0
+        while taken := await self.run_once():
+            total += taken
+        return total
+
+    async def run(self, engine: AsyncEngine, stop: asyncio.Event) -> None:
+        """Work until `stop` is set, woken by NOTIFY on new jobs and by a poll interval."""
+        log.info("worker.started", worker_id=self.worker_id)
+        async with engine.connect() as connection:
+            listener = await _listen(connection, self._wake)
+            try:
+                while not stop.is_set():
+                    try:
+                        taken = await self.run_once()
+                    except (OSError, ConnectionError) as exc:
+                        log.warning("worker.database_unavailable", error=str(exc))
+                        taken = 0
+                    if taken:
+                        continue
+                    self._wake.clear()
+                    waiters = {asyncio.ensure_future(self._wake.wait()),
+                               asyncio.ensure_future(stop.wait())}
+                    _, pending = await asyncio.wait(
+                        waiters, timeout=self.settings.poll_interval_seconds,
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
+                    for waiter in pending:
+                        waiter.cancel()
+            finally:
+                if listener is not None:
+                    await listener()
+        log.info("worker.stopped", worker_id=self.worker_id)
+
+
+class _Unlisten(Protocol):
+    async def __call__(self) -> None: ...
+
+
+async def _listen(connection: object, wake: asyncio.Event) -> _Unlisten | None:
+    """LISTEN for new jobs on a dedicated connection; polling alone still works without it."""
+    from sqlalchemy.ext.asyncio import AsyncConnection
+
+    assert isinstance(connection, AsyncConnection)
+    raw = await connection.get_raw_connection()
+    driver = raw.driver_connection
+    if driver is None:
+        return None
+
+    def on_notify(*_: object) -> None:
+        wake.set()
+
+    await driver.add_listener(NOTIFY_CHANNEL, on_notify)
+
+    async def unlisten() -> None:
+        await driver.remove_listener(NOTIFY_CHANNEL, on_notify)
+
+    return unlisten

@@ -1,0 +1,65 @@
+"""The application factory."""
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import structlog
+from fastapi import FastAPI
+
+from app.agents.router import router as agents_router
+from app.core.config import Settings
+from app.core.errors import install_error_handlers
+from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
+from app.memories.router import router as memories_router
+from app.ops.router import router as ops_router
+from app.providers.container import Providers
+from app.runtime import start_runtime
+from app.tenants.bootstrap import ensure_first_key
+
+log = structlog.get_logger(__name__)
+
+DESCRIPTION = """
+Context as a service for LLM agents. Agents write what they learn (decisions, facts,
+procedures, episodes, censors); before each LLM call they ask for the few memories that matter,
+at the right detail, inside a hard token budget.
+
+Every route except the probes, `/metrics` and these docs needs `Authorization: Bearer <key>`.
+Errors are `application/problem+json` (RFC 9457).
+"""
+
+
+def create_app(
+    settings: Settings,
+    *,
+    providers: Providers | None = None,
+    run_worker: bool | None = None,
+    bootstrap_key: bool = True,
+) -> FastAPI:
+    """Build the application; the lifespan opens the database, providers and worker."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        in_process = settings.worker.in_process if run_worker is None else run_worker
+        async with start_runtime(settings, providers=providers, run_worker=in_process) as runtime:
+            app.state.settings = settings
+            app.state.database = runtime.database
+            app.state.providers = runtime.providers
+            app.state.worker = runtime.worker
+            if bootstrap_key:
+                await ensure_first_key(runtime.database, settings.data_dir)
+            log.info("service.ready", worker_in_process=in_process)
+            yield
+
+    app = FastAPI(
+        title="Context Engine",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.api.max_body_bytes)
+    app.add_middleware(RequestContextMiddleware)
+    app.include_router(ops_router)
+    app.include_router(agents_router)
+    app.include_router(memories_router)
+    return app

@@ -1,0 +1,71 @@
+"""Memories of every kind, in one table so one search covers all kinds."""
+
+import uuid
+from datetime import datetime
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    CheckConstraint,
+    Computed,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import Base
+
+KINDS = ("decision", "fact", "procedure", "episode", "censor")
+
+
+class Memory(Base):
+    """A memory with its three representations, token counts, embedding and text document."""
+
+    __tablename__ = "memory"
+    __table_args__ = (
+        CheckConstraint(f"kind IN {KINDS!r}", name="kind"),
+        Index("ix_memory_agent_created", "agent_id", text("created_at DESC"), text("id DESC")),
+        Index("ix_memory_agent_kind_state", "agent_id", "kind", "state"),
+        Index("ix_memory_metadata", "metadata", postgresql_using="gin",
+              postgresql_ops={"metadata": "jsonb_path_ops"}),
+        Index("ix_memory_search_document", "search_document", postgresql_using="gin"),
+        Index("ix_memory_embedding", "embedding", postgresql_using="hnsw",
+              postgresql_ops={"embedding": "vector_cosine_ops"}),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"), index=True)
+    agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    state: Mapped[str] = mapped_column(String(16))
+    fields: Mapped[dict[str, object]] = mapped_column(JSONB)
+    micro: Mapped[str] = mapped_column(Text)
+    summary: Mapped[str] = mapped_column(Text)
+    full_text: Mapped[str] = mapped_column(Text)
+    summary_source: Mapped[str] = mapped_column(String(16))
+    token_counts: Mapped[dict[str, dict[str, int]]] = mapped_column(JSONB)
+    confidence: Mapped[float | None] = mapped_column(Float)
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    superseded_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("memory.id"))
+    reference_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    last_referenced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    source: Mapped[str | None] = mapped_column(String(200))
+    meta: Mapped[dict[str, object]] = mapped_column("metadata", JSONB, default=dict)
+    occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
+    embedding: Mapped[list[float] | None] = mapped_column(Vector())
+    embedding_model: Mapped[str | None] = mapped_column(String(200))
+    embedded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    search_document: Mapped[str] = mapped_column(
+        TSVECTOR, Computed("to_tsvector('english'::regconfig, full_text)", persisted=True)
+    )

@@ -1,0 +1,110 @@
+"""SQL of memories."""
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import JsonValue
+from sqlalchemy import select, text, tuple_, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.agents.models import Agent
+from app.core.time import utcnow
+from app.memories.models import Memory
+
+
+@dataclass(frozen=True)
+class MemoryFilter:
+    """What to list: kind, state and metadata containment."""
+
+    kinds: Sequence[str] = ()
+    states: Sequence[str] = ()
+    metadata: dict[str, JsonValue] | None = None
+
+
+class MemoryRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def add_all(self, memories: Sequence[Memory]) -> None:
+        self.session.add_all(memories)
+        await self.session.flush()
+        for memory in memories:
+            await self.session.refresh(memory)
+
+    async def get(
+        self, tenant_id: uuid.UUID, memory_id: uuid.UUID, *, for_update: bool = False
+    ) -> tuple[Memory, Agent] | None:
+        """A memory of the tenant with its agent."""
+        query = (
+            select(Memory, Agent)
+            .join(Agent, Agent.id == Memory.agent_id)
+            .where(Memory.id == memory_id, Memory.tenant_id == tenant_id)
+        )
+        if for_update:
+            query = query.with_for_update(of=Memory)
+        row = (await self.session.execute(query)).first()
+        return (row[0], row[1]) if row else None
+
+    async def page(
+        self,
+        agent_id: uuid.UUID,
+        where: MemoryFilter,
+        *,
+        after: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[Memory]:
+        """Memories of an agent, newest first, after a (created_at, id) cursor."""
+        query = select(Memory).where(Memory.agent_id == agent_id)
+        if where.kinds:
+            query = query.where(Memory.kind.in_(where.kinds))
+        if where.states:
+            query = query.where(Memory.state.in_(where.states))
+        if where.metadata:
+            query = query.where(Memory.meta.contains(where.metadata))
+        if after is not None:
+            query = query.where(tuple_(Memory.created_at, Memory.id) < tuple_(*after))
+        query = query.order_by(Memory.created_at.desc(), Memory.id.desc()).limit(limit)
+        return list(await self.session.scalars(query))
+
+    async def texts_for_embedding(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
+        rows = await self.session.execute(
+            select(Memory.id, Memory.full_text).where(Memory.id.in_(memory_ids))
+        )
+        return {row[0]: row[1] for row in rows}
+
+    async def set_embeddings(
+        self, vectors: dict[uuid.UUID, list[float]], model: str
+    ) -> None:
+        """Store vectors by memory id in one executemany."""
+        if not vectors:
+            return
+        now = utcnow()
+        await self.session.execute(
+            update(Memory),
+            [{"id": memory_id, "embedding": vector, "embedding_model": model, "embedded_at": now}
+             for memory_id, vector in vectors.items()],
+        )
+
+    async def get_by_id(self, memory_id: uuid.UUID) -> Memory | None:
+        return await self.session.get(Memory, memory_id)
+
+    async def flush(self) -> None:
+        await self.session.flush()
+
+    async def reset_embeddings(self, dimensions: int) -> None:
+        """Drop every vector and give the column a new dimension (after a model change)."""
+        await self.session.execute(text("DROP INDEX IF EXISTS ix_memory_embedding"))
+        await self.session.execute(
+            update(Memory).values(embedding=None, embedding_model=None, embedded_at=None)
+        )
+        await self.session.execute(
+            text(f"ALTER TABLE memory ALTER COLUMN embedding TYPE vector({int(dimensions)})")
+        )
+        await self.session.execute(text(
+            "CREATE INDEX ix_memory_embedding ON memory USING hnsw (embedding vector_cosine_ops)"
+        ))
+
+    async def all_ids(self) -> list[uuid.UUID]:
+        return list(await self.session.scalars(select(Memory.id).order_by(Memory.created_at)))

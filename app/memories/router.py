@@ -1,0 +1,125 @@
+"""HTTP routes of memories."""
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Query, Request
+
+from app.agents.schemas import AgentName
+from app.core.db import DbSession
+from app.core.errors import InvalidInput
+from app.core.idempotency import request_fingerprint
+from app.deps import SettingsDep
+from app.memories import service
+from app.memories.dependencies import IdempotencyKey, MemoryCtx, MetadataFilter
+from app.memories.examples import CREATE_EXAMPLES, UPDATE_EXAMPLES
+from app.memories.repository import MemoryFilter
+from app.memories.schemas import (
+    Kind,
+    MemoryBatchCreate,
+    MemoryBatchRead,
+    MemoryCreate,
+    MemoryPage,
+    MemoryRead,
+    MemoryUpdate,
+)
+from app.tenants.dependencies import CurrentTenant
+
+router = APIRouter(tags=["memories"])
+
+
+def _idempotency(request: Request, key: str | None, body: str) -> service.Idempotency | None:
+    if key is None:
+        return None
+    return service.Idempotency(key, request_fingerprint("POST", request.url.path, body))
+
+
+@router.post("/agents/{agent_id}/memories", status_code=201)
+async def create_memory(
+    agent_id: AgentName,
+    body: Annotated[MemoryCreate, Body(openapi_examples=CREATE_EXAMPLES)],
+    request: Request,
+    session: DbSession,
+    tenant: CurrentTenant,
+    ctx: MemoryCtx,
+    idempotency_key: IdempotencyKey = None,
+) -> MemoryRead:
+    """Write one memory; it is found by its words at once, by meaning once embedded."""
+    result = await service.create_memories(
+        session, ctx, tenant, agent_id, [body],
+        _idempotency(request, idempotency_key, body.model_dump_json()),
+    )
+    return result.memories[0]
+
+
+@router.post("/agents/{agent_id}/memories/batch", status_code=201)
+async def create_memory_batch(
+    agent_id: AgentName,
+    body: MemoryBatchCreate,
+    request: Request,
+    session: DbSession,
+    tenant: CurrentTenant,
+    ctx: MemoryCtx,
+    settings: SettingsDep,
+    idempotency_key: IdempotencyKey = None,
+) -> MemoryBatchRead:
+    """Write several memories at once: all are stored, or none."""
+    limit = settings.api.batch_max_items
+    if len(body.memories) > limit:
+        raise InvalidInput(
+            f"A batch holds at most {limit} memories (CE_API__BATCH_MAX_ITEMS); split it.",
+            loc=["body", "memories"],
+        )
+    return await service.create_memories(
+        session, ctx, tenant, agent_id, body.memories,
+        _idempotency(request, idempotency_key, body.model_dump_json()),
+    )
+
+
+@router.get("/agents/{agent_id}/memories")
+async def list_memories(
+    agent_id: AgentName,
+    session: DbSession,
+    tenant: CurrentTenant,
+    ctx: MemoryCtx,
+    settings: SettingsDep,
+    metadata: MetadataFilter,
+    kind: Annotated[list[Kind], Query()] = [],  # noqa: B006 - FastAPI copies query defaults
+    state: Annotated[list[str], Query(max_length=16)] = [],  # noqa: B006
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int | None, Query(ge=1)] = None,
+) -> MemoryPage:
+    """List an agent's memories, newest first, filtered by kind, state and metadata."""
+    page_size = min(limit or settings.api.page_size_default, settings.api.page_size_max)
+    where = MemoryFilter(kinds=kind, states=state, metadata=metadata)
+    return await service.list_memories(
+        session, ctx, tenant, agent_id, where, cursor=cursor, limit=page_size
+    )
+
+
+@router.get("/memories/{memory_id}")
+async def get_memory(
+    memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
+) -> MemoryRead:
+    """Expand a memory: the full record, all three representations, state and provenance."""
+    return await service.read_memory(session, ctx, tenant, memory_id)
+
+
+@router.patch("/memories/{memory_id}")
+async def update_memory(
+    memory_id: uuid.UUID,
+    body: Annotated[MemoryUpdate, Body(openapi_examples=UPDATE_EXAMPLES)],
+    session: DbSession,
+    tenant: CurrentTenant,
+    ctx: MemoryCtx,
+) -> MemoryRead:
+    """Move a memory through its lifecycle; 409 lists the actions its state allows."""
+    return await service.update_memory(session, ctx, tenant, memory_id, body)
+
+
+@router.delete("/memories/{memory_id}")
+async def delete_memory(
+    memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
+) -> MemoryRead:
+    """Retire or deactivate a memory (nothing is erased); decisions answer 409."""
+    return await service.delete_memory(session, ctx, tenant, memory_id)

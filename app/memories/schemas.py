@@ -1,0 +1,254 @@
+"""Request and response bodies of the memory API."""
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+Kind = Literal["decision", "fact", "procedure", "episode", "censor"]
+Outcome = Literal["pending", "success", "partial", "failure"]
+Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
+ShortText = Annotated[str, Field(min_length=1, max_length=2000)]
+LongText = Annotated[str, Field(min_length=1, max_length=200_000)]
+Metadata = Annotated[
+    dict[Annotated[str, Field(min_length=1, max_length=100)], JsonValue],
+    Field(max_length=50, description="Free-form JSON, filterable with `metadata=` on the list."),
+]
+
+
+class _MemoryCreateBase(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    source: Annotated[str, Field(max_length=200)] | None = Field(
+        default=None, description="Where the memory came from (a tool, a user, a document)."
+    )
+    metadata: Metadata = Field(default_factory=dict)
+    occurred_at: AwareDatetime | None = Field(
+        default=None, description="When it happened; defaults to the time of writing."
+    )
+
+
+class DecisionCreate(_MemoryCreateBase):
+    """A decision: what was chosen, why, against what, and how sure."""
+
+    kind: Literal["decision"]
+    decision: ShortText
+    reasons: list[ShortText] = Field(default_factory=list, max_length=50)
+    alternatives: list[ShortText] = Field(default_factory=list, max_length=50)
+    context: LongText | None = None
+    confidence: Confidence = 0.5
+    outcome: Outcome = "pending"
+    outcome_notes: LongText | None = None
+
+
+class FactCreate(_MemoryCreateBase):
+    """Something known, with how much it is trusted."""
+
+    kind: Literal["fact"]
+    content: LongText
+    confidence: Confidence = 0.8
+
+
+class ProcedureCreate(_MemoryCreateBase):
+    """How to do something: steps and the core patterns worth loading."""
+
+    kind: Literal["procedure"]
+    name: ShortText
+    description: LongText
+    steps: list[ShortText] = Field(default_factory=list, max_length=100)
+    core_patterns: list[ShortText] = Field(default_factory=list, max_length=50)
+    domain: Annotated[str, Field(max_length=100)] | None = None
+
+
+class EpisodeCreate(_MemoryCreateBase):
+    """Something that happened: a conversation, an incident, a session of work."""
+
+    kind: Literal["episode"]
+    title: ShortText | None = None
+    summary: LongText | None = Field(
+        default=None, description="Your own summary; computed in the background when omitted."
+    )
+    detail: LongText
+    started_at: AwareDatetime | None = None
+    ended_at: AwareDatetime | None = None
+    participants: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
+        default_factory=list, max_length=100
+    )
+
+    @model_validator(mode="after")
+    def _ends_after_start(self) -> "EpisodeCreate":
+        if self.started_at and self.ended_at and self.ended_at < self.started_at:
+            raise ValueError("ended_at must not be before started_at")
+        return self
+
+
+class CensorCreate(_MemoryCreateBase):
+    """Something not to do: a trigger pattern, why, and whether to warn or block."""
+
+    kind: Literal["censor"]
+    trigger_pattern: ShortText
+    reason: ShortText
+    action: Literal["warn", "block"] = "warn"
+    domain: Annotated[str, Field(max_length=100)] | None = None
+
+
+MemoryCreate = Annotated[
+    DecisionCreate | FactCreate | ProcedureCreate | EpisodeCreate | CensorCreate,
+    Field(discriminator="kind"),
+]
+
+
+class MemoryBatchCreate(BaseModel):
+    """Several memories written together: all are stored or none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    memories: list[MemoryCreate] = Field(min_length=1)
+
+
+class Representation(BaseModel):
+    """One detail level of a memory and its size in tokens."""
+
+    text: str
+    tokens: int = Field(description="Tokens in the default encoding.")
+    tokens_by_encoding: dict[str, int]
+
+
+class SummaryRepresentation(Representation):
+    source: Literal["template", "extractive", "llm", "author"] = Field(
+        description="Who wrote the summary: a template, the extractive summarizer, the LLM, or you."
+    )
+
+
+class Representations(BaseModel):
+    micro: Representation
+    summary: SummaryRepresentation
+    full: Representation
+
+
+class JobRead(BaseModel):
+    """Background work on the memory and how it went."""
+
+    task: Literal["embed", "summarize"]
+    state: Literal["queued", "running", "done", "failed"]
+    attempts: int
+    last_error: str | None
+    updated_at: datetime
+
+
+class Provenance(BaseModel):
+    source: str | None
+    created_at: datetime
+    updated_at: datetime
+    occurred_at: datetime
+    embedding_model: str | None
+    embedded_at: datetime | None
+    jobs: list[JobRead]
+
+
+class MemoryRead(BaseModel):
+    """A memory: its fields, three representations with token counts, state and provenance."""
+
+    id: uuid.UUID
+    agent_id: str
+    kind: Kind
+    state: str
+    fields: dict[str, JsonValue]
+    metadata: dict[str, JsonValue]
+    confidence: float | None
+    outcome: Outcome | None
+    superseded_by: uuid.UUID | None
+    reference_count: int
+    last_referenced_at: datetime | None
+    representations: Representations
+    provenance: Provenance
+
+
+class MemoryBatchRead(BaseModel):
+    memories: list[MemoryRead]
+
+
+class MemoryPage(BaseModel):
+    """One page of memories, newest first; pass `next_cursor` as `cursor` for the next."""
+
+    items: list[MemoryRead]
+    next_cursor: str | None
+
+
+# Updates: one action per request, each valid for some kinds and some states.
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RecordOutcome(_Action):
+    """Decision: log the outcome; a final outcome moves it to reviewed."""
+
+    action: Literal["record_outcome"]
+    outcome: Outcome
+    notes: LongText | None = None
+
+
+class MarkPending(_Action):
+    """Decision: the work is done and the outcome is awaited."""
+
+    action: Literal["mark_pending"]
+
+
+class Confirm(_Action):
+    """Fact: seen again; three confirmations make it core."""
+
+    action: Literal["confirm"]
+
+
+class Supersede(_Action):
+    """Fact: replaced by a newer fact of the same agent."""
+
+    action: Literal["supersede"]
+    superseded_by: uuid.UUID
+
+
+class Invalidate(_Action):
+    """Fact: proven wrong; excluded from search."""
+
+    action: Literal["invalidate"]
+
+
+class RecordActivation(_Action):
+    """Procedure: used once, with its result. Censor: triggered once."""
+
+    action: Literal["record_activation"]
+    success: bool | None = Field(default=None, description="Required for procedures.")
+
+
+class RecordFalsePositive(_Action):
+    """Censor: triggered when it should not have."""
+
+    action: Literal["record_false_positive"]
+
+
+class Summarize(_Action):
+    """Episode: older; detail may be trimmed, the summary stays."""
+
+    action: Literal["summarize"]
+
+
+class Archive(_Action):
+    """Episode: only summary and metadata matter now."""
+
+    action: Literal["archive"]
+
+
+class Retire(_Action):
+    """Procedure or censor: no longer in use."""
+
+    action: Literal["retire"]
+
+
+MemoryUpdate = Annotated[
+    RecordOutcome | MarkPending | Confirm | Supersede | Invalidate | RecordActivation
+    | RecordFalsePositive | Summarize | Archive | Retire,
+    Field(discriminator="action"),
+]

@@ -1,0 +1,285 @@
+"""Memories: write, read, list, update through their lifecycle, and retire."""
+
+import asyncio
+import base64
+import binascii
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import JsonValue, TypeAdapter
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.agents.service import get_agent
+from app.core.config import Settings
+from app.core.errors import Conflict, InvalidInput, NotFound
+from app.core.idempotency import IdempotencyRepository
+from app.core.jobs import JobRepository
+from app.core.time import utcnow
+from app.memories import lifecycle
+from app.memories.models import Memory
+from app.memories.repository import MemoryFilter, MemoryRepository
+from app.memories.representations import Rendered, render
+from app.memories.schemas import (
+    EpisodeCreate,
+    MemoryBatchRead,
+    MemoryCreate,
+    MemoryPage,
+    MemoryRead,
+    MemoryUpdate,
+)
+from app.memories.views import to_read
+from app.providers.container import Providers
+from app.tenants.models import Tenant
+
+_COMMON_FIELDS = {"kind", "source", "metadata", "occurred_at"}
+_COUNTERS: dict[str, dict[str, JsonValue]] = {
+    "fact": {"confirmation_count": 0},
+    "procedure": {"activation_count": 0, "success_count": 0, "effectiveness": None},
+    "censor": {"activation_count": 0, "false_positive_count": 0},
+}
+_UPDATE = TypeAdapter[MemoryUpdate](MemoryUpdate)
+
+
+@dataclass(frozen=True)
+class MemoryContext:
+    """What memory writes need besides the session: providers and settings."""
+
+    providers: Providers
+    settings: Settings
+
+    @property
+    def default_encoding(self) -> str:
+        return self.providers.tokens.default_encoding
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """An Idempotency-Key and the fingerprint of the request that carries it."""
+
+    key: str
+    fingerprint: str
+
+
+def _token_counts(rendered: Rendered, ctx: MemoryContext) -> dict[str, dict[str, int]]:
+    counts = {level: ctx.providers.tokens.counts(getattr(rendered, level))
+              for level in ("micro", "summary", "full")}
+    return {enc: {level: counts[level][enc] for level in counts} for enc in counts["micro"]}
+
+
+def _render_all(
+    items: Sequence[tuple[str, dict[str, JsonValue]]], ctx: MemoryContext
+) -> list[tuple[Rendered, dict[str, dict[str, int]]]]:
+    results = []
+    for kind, fields in items:
+        rendered = render(kind, fields, ctx.providers.tokens, ctx.providers.extractive)
+        results.append((rendered, _token_counts(rendered, ctx)))
+    return results
+
+
+async def _reads(
+    session: AsyncSession, ctx: MemoryContext, memories: Sequence[Memory], agent_name: str
+) -> list[MemoryRead]:
+    jobs = await JobRepository(session).for_memories([m.id for m in memories])
+    return [to_read(m, agent_name, jobs[m.id], ctx.default_encoding) for m in memories]
+
+
+async def _enqueue_jobs(
+    session: AsyncSession, ctx: MemoryContext, embed: list[uuid.UUID], summarize: list[uuid.UUID]
+) -> None:
+    jobs = JobRepository(session)
+    attempts = ctx.settings.worker.max_attempts
+    await jobs.enqueue(embed, "embed", max_attempts=attempts)
+    if ctx.providers.llm is not None:
+        await jobs.enqueue(summarize, "summarize", max_attempts=attempts)
+
+
+async def create_memories(
+    session: AsyncSession,
+    ctx: MemoryContext,
+    tenant: Tenant,
+    agent_name: str,
+    items: Sequence[MemoryCreate],
+    idempotency: Idempotency | None = None,
+) -> MemoryBatchRead:
+    """Store memories with their representations and queue their background work; all or none."""
+    if idempotency is not None:
+        stored = await IdempotencyRepository(session).claim(
+            tenant.id, idempotency.key, idempotency.fingerprint
+        )
+        if stored is not None:
+            return MemoryBatchRead.model_validate(stored)
+    agent = await get_agent(session, tenant, agent_name)
+    prepared = [
+        (item.kind, {**item.model_dump(mode="json", exclude=_COMMON_FIELDS),
+                     **_COUNTERS.get(item.kind, {})})
+        for item in items
+    ]
+    # Summaries and token counts are CPU work: keep them off the event loop.
+    rendered = await asyncio.to_thread(_render_all, prepared, ctx)
+    now = utcnow()
+    memories = []
+    for item, (kind, fields), (result, counts) in zip(items, prepared, rendered, strict=True):
+        started = item.started_at if isinstance(item, EpisodeCreate) else None
+        memories.append(Memory(
+            id=uuid.uuid4(), tenant_id=tenant.id, agent_id=agent.id, kind=kind,
+            state=lifecycle.INITIAL_STATE[kind], fields=fields,
+            micro=result.micro, summary=result.summary, full_text=result.full,
+            summary_source=result.summary_source, token_counts=counts,
+            confidence=getattr(item, "confidence", None),
+            outcome=getattr(item, "outcome", None),
+            source=item.source, meta=item.metadata,
+            occurred_at=item.occurred_at or started or now,
+        ))
+    await MemoryRepository(session).add_all(memories)
+    await _enqueue_jobs(
+        session, ctx,
+        embed=[m.id for m in memories],
+        summarize=[m.id for m, (r, _) in zip(memories, rendered, strict=True)
+                   if r.wants_llm_summary],
+    )
+    response = MemoryBatchRead(memories=await _reads(session, ctx, memories, agent.name))
+    if idempotency is not None:
+        await IdempotencyRepository(session).store(
+            tenant.id, idempotency.key, response.model_dump(mode="json")
+        )
+    return response
+
+
+async def _get(
+    session: AsyncSession, tenant: Tenant, memory_id: uuid.UUID, *, for_update: bool = False
+) -> tuple[Memory, str]:
+    found = await MemoryRepository(session).get(tenant.id, memory_id, for_update=for_update)
+    if found is None:
+        raise NotFound(f"Memory {memory_id} does not exist.")
+    return found[0], found[1].name
+
+
+async def read_memory(
+    session: AsyncSession, ctx: MemoryContext, tenant: Tenant, memory_id: uuid.UUID
+) -> MemoryRead:
+    """The full record of one memory."""
+    memory, agent_name = await _get(session, tenant, memory_id)
+    return (await _reads(session, ctx, [memory], agent_name))[0]
+
+
+def encode_cursor(memory: Memory) -> str:
+    raw = f"{memory.created_at.isoformat()}|{memory.id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
+    """Read a cursor from `next_cursor`; 422 when it is not one."""
+    try:
+        created_at, memory_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
+        return datetime.fromisoformat(created_at), uuid.UUID(memory_id)
+    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+        raise InvalidInput(
+            "This cursor is not one the service issued; pass `next_cursor` unchanged.",
+            loc=["query", "cursor"],
+        ) from exc
+
+
+async def list_memories(
+    session: AsyncSession,
+    ctx: MemoryContext,
+    tenant: Tenant,
+    agent_name: str,
+    where: MemoryFilter,
+    *,
+    cursor: str | None,
+    limit: int,
+) -> MemoryPage:
+    """One page of an agent's memories, newest first."""
+    agent = await get_agent(session, tenant, agent_name)
+    after = decode_cursor(cursor) if cursor else None
+    rows = await MemoryRepository(session).page(agent.id, where, after=after, limit=limit + 1)
+    page = rows[:limit]
+    return MemoryPage(
+        items=await _reads(session, ctx, page, agent.name),
+        next_cursor=encode_cursor(page[-1]) if len(rows) > limit else None,
+    )
+
+
+async def _check_successor(
+    session: AsyncSession, tenant: Tenant, memory: Memory, successor_id: uuid.UUID
+) -> None:
+    found = await MemoryRepository(session).get(tenant.id, successor_id)
+    loc = ["body", "superseded_by"]
+    if successor_id == memory.id:
+        raise InvalidInput("A fact cannot supersede itself.", loc=loc)
+    if found is None or found[0].agent_id != memory.agent_id or found[0].kind != "fact":
+        raise InvalidInput(
+            f"superseded_by must be another fact of the same agent; {successor_id} is not.",
+            loc=loc,
+        )
+    if found[0].state in ("inactive", "superseded"):
+        raise InvalidInput(f"Fact {successor_id} is {found[0].state} itself.", loc=loc)
+
+
+async def update_memory(
+    session: AsyncSession,
+    ctx: MemoryContext,
+    tenant: Tenant,
+    memory_id: uuid.UUID,
+    update: MemoryUpdate,
+) -> MemoryRead:
+    """Apply one lifecycle action; 409 with the allowed actions when it makes no sense now."""
+    memory, agent_name = await _get(session, tenant, memory_id, for_update=True)
+    fields: dict[str, JsonValue] = dict(memory.fields)  # type: ignore[arg-type]
+    try:
+        transition = lifecycle.apply(memory.kind, memory.state, fields, update)
+    except lifecycle.NotAnAction as exc:
+        raise InvalidInput(str(exc), loc=["body", "action"], allowed_actions=exc.allowed) from exc
+    except lifecycle.NotNow as exc:
+        raise Conflict(str(exc), state=memory.state, allowed_actions=exc.allowed) from exc
+    except ValueError as exc:
+        raise InvalidInput(str(exc), loc=["body", "success"]) from exc
+    if transition.superseded_by is not None:
+        await _check_successor(session, tenant, memory, transition.superseded_by)
+        memory.superseded_by = transition.superseded_by
+    fields.update(transition.fields)
+    memory.fields = fields
+    memory.state = transition.state
+    if transition.outcome is not None:
+        memory.outcome = transition.outcome
+    if transition.rerender:
+        await _rerender(session, ctx, memory)
+    memory.updated_at = utcnow()
+    await MemoryRepository(session).flush()
+    return (await _reads(session, ctx, [memory], agent_name))[0]
+
+
+async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -> None:
+    """Recompute the representations after the fields changed, and queue what that needs."""
+    fields: dict[str, JsonValue] = memory.fields  # type: ignore[assignment]
+    ((result, counts),) = await asyncio.to_thread(_render_all, [(memory.kind, fields)], ctx)
+    full_changed = result.full != memory.full_text
+    memory.micro, memory.summary, memory.full_text = result.micro, result.summary, result.full
+    memory.summary_source, memory.token_counts = result.summary_source, counts
+    await _enqueue_jobs(
+        session, ctx,
+        embed=[memory.id] if full_changed else [],
+        summarize=[memory.id] if result.wants_llm_summary else [],
+    )
+
+
+async def delete_memory(
+    session: AsyncSession, ctx: MemoryContext, tenant: Tenant, memory_id: uuid.UUID
+) -> MemoryRead:
+    """Retire or deactivate a memory; nothing is erased, and decisions are never deleted."""
+    memory, agent_name = await _get(session, tenant, memory_id)
+    if memory.kind == "decision":
+        raise Conflict(
+            "Decisions are permanent records and cannot be deleted; record their outcome "
+            "with PATCH instead.",
+            state=memory.state,
+            allowed_actions=lifecycle.allowed_actions("decision", memory.state),
+        )
+    if memory.state in lifecycle.FINAL_STATES[memory.kind]:
+        return (await _reads(session, ctx, [memory], agent_name))[0]
+    action = lifecycle.DELETE_ACTION[memory.kind]
+    return await update_memory(
+        session, ctx, tenant, memory_id, _UPDATE.validate_python({"action": action})
+    )

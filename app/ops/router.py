@@ -1,0 +1,31 @@
+"""Health, readiness and Prometheus metrics; no key needed."""
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from app.core.db import Database, DbSession
+from app.ops import service
+from app.ops.schemas import Health, Readiness
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz")
+async def healthz() -> Health:
+    """Liveness: the process answers."""
+    return Health()
+
+
+@router.get("/readyz", responses={503: {"description": "Database unreachable or schema behind"}})
+async def readyz(request: Request) -> Readiness:
+    """Readiness: the database answers and migrations are at head."""
+    database: Database = request.app.state.database
+    return await service.check_readiness(database)
+
+
+@router.get("/metrics", response_class=Response,
+            responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
+async def metrics(session: DbSession) -> Response:
+    """Prometheus metrics of the service."""
+    await service.refresh_gauges(session)
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

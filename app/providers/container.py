@@ -1,0 +1,29 @@
+"""The providers one process uses, built once by the lifespan or a command."""
+
+from dataclasses import dataclass
+
+from app.core.config import Settings
+from app.providers.embeddings import Embedder, build_embedder
+from app.providers.summarizer import ExtractiveSummarizer, LlmSummarizer, build_llm_summarizer
+from app.providers.tokenizer import TokenCounter
+
+
+@dataclass(frozen=True)
+class Providers:
+    """Tokenizer, summarizers and embedder."""
+
+    tokens: TokenCounter
+    extractive: ExtractiveSummarizer
+    embedder: Embedder
+    llm: LlmSummarizer | None
+
+
+def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> Providers:
+    """Load the tokenizer vocabularies and the models (CPU-bound: call from a thread)."""
+    tokens = TokenCounter(settings.data_dir / "tiktoken", settings.tokenizer.default_encoding)
+    return Providers(
+        tokens=tokens,
+        extractive=ExtractiveSummarizer(tokens),
+        embedder=embedder or build_embedder(settings.embeddings),
+        llm=build_llm_summarizer(settings.llm, tokens),
+    )

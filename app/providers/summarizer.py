@@ -1,0 +1,104 @@
+"""Summarizers: an extractive one that needs no model, and an OpenAI-compatible chat model."""
+
+import re
+from collections import Counter
+from typing import Protocol
+
+import openai
+
+from app.core.config import LlmSettings
+from app.providers.errors import ProviderError
+from app.providers.tokenizer import TokenCounter
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"[a-z0-9]+")
+_STOPWORDS = frozenset(
+    "a an and are as at be been but by for from had has have he her his i if in into is it its "
+    "me my of on or our she so than that the their them then there they this to was we were "
+    "what when which who will with you your".split()
+)
+
+
+class ExtractiveSummarizer:
+    """Keeps the sentences that carry the text's most frequent content words, in order."""
+
+    def __init__(self, tokens: TokenCounter) -> None:
+        self._tokens = tokens
+
+    def summarize(self, text: str, max_tokens: int) -> str:
+        """A summary of at most `max_tokens` tokens made of the text's own sentences."""
+        text = text.strip()
+        if self._tokens.count(text) <= max_tokens:
+            return text
+        sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+        if len(sentences) <= 1:
+            return self._tokens.truncate(text, max_tokens)
+        frequencies = Counter(
+            w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS and len(w) > 2
+        )
+
+        def weight(index: int) -> float:
+            words = [w for w in _WORD.findall(sentences[index].lower()) if w in frequencies]
+            lead_bonus = 1.5 if index == 0 else 1.0  # the opening usually states the topic
+            return lead_bonus * sum(frequencies[w] for w in words) / (len(words) + 4)
+
+        chosen: list[int] = []
+        used = 0
+        for index in sorted(range(len(sentences)), key=weight, reverse=True):
+            cost = self._tokens.count(sentences[index]) + 1
+            if used + cost <= max_tokens:
+                chosen.append(index)
+                used += cost
+        if not chosen:
+            return self._tokens.truncate(sentences[0], max_tokens)
+        return " ".join(sentences[i] for i in sorted(chosen))
+
+
+class LlmSummarizer(Protocol):
+    """Writes a short summary of a memory with a language model."""
+
+    async def summarize(self, text: str, max_tokens: int) -> str: ...
+
+
+_PROMPT = (
+    "Summarize the following memory of an AI agent in at most {words} words. Keep names, "
+    "numbers, dates, decisions and outcomes; drop filler. Answer with the summary only.\n\n{text}"
+)
+
+
+class OpenAISummarizer:
+    """Summaries from any OpenAI-compatible chat completions endpoint."""
+
+    def __init__(self, settings: LlmSettings, tokens: TokenCounter) -> None:
+        assert settings.model, "OpenAISummarizer needs CE_LLM__MODEL"
+        api_key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
+        self._client = openai.AsyncOpenAI(
+            base_url=settings.base_url,
+            api_key=api_key,
+            timeout=settings.timeout_seconds,
+            max_retries=0,  # the job queue retries with backoff
+        )
+        self._model = settings.model
+        self._tokens = tokens
+
+    async def summarize(self, text: str, max_tokens: int) -> str:
+        """Ask the model for a summary and clip it to `max_tokens`."""
+        prompt = _PROMPT.format(words=max(10, int(max_tokens * 0.7)), text=text)
+        try:
+            response = await self._client.chat.completions.create(
+                model=self._model,
+                messages=[{"role": "user", "content": prompt}],
+                max_tokens=max_tokens,
+                temperature=0,
+            )
+        except openai.OpenAIError as exc:
+            raise ProviderError(f"chat endpoint failed: {exc}") from exc
+        content = (response.choices[0].message.content or "").strip() if response.choices else ""
+        if not content:
+            raise ProviderError("chat endpoint returned an empty summary")
+        return self._tokens.truncate(content, max_tokens)
+
+
+def build_llm_summarizer(settings: LlmSettings, tokens: TokenCounter) -> LlmSummarizer | None:
+    """The configured LLM summarizer, or None when no chat model is set."""
+    return OpenAISummarizer(settings, tokens) if settings.model else None

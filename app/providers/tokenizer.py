@@ -1,0 +1,86 @@
+"""Exact token counts with tiktoken, its vocabularies loaded from installed package data."""
+
+import gzip
+import hashlib
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+import tiktoken
+
+EncodingName = Literal["o200k_base", "cl100k_base"]
+ENCODINGS: tuple[EncodingName, ...] = ("o200k_base", "cl100k_base")
+
+# tiktoken caches a vocabulary under the sha1 of its URL and checks its sha256 (tiktoken_ext).
+_BLOB_URL = "https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
+_SHA256 = {
+    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+}
+
+
+class VocabularyError(RuntimeError):
+    """A packaged vocabulary is missing or does not match tiktoken's checksum."""
+
+
+def install_vocabularies(cache_dir: Path) -> None:
+    """Place the `bpe-openai` wheel's vocabularies where tiktoken looks, so it never downloads."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    for name in ENCODINGS:
+        target = cache_dir / hashlib.sha1(_BLOB_URL.format(name=name).encode()).hexdigest()
+        if target.exists() and hashlib.sha256(target.read_bytes()).hexdigest() == _SHA256[name]:
+            continue
+        packaged = resources.files("bpe_openai") / "data" / f"{name}.tiktoken.gz"
+        data = gzip.decompress(packaged.read_bytes())
+        if hashlib.sha256(data).hexdigest() != _SHA256[name]:
+            raise VocabularyError(f"{name} in bpe-openai does not match tiktoken's checksum")
+        tmp = target.with_suffix(".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(target)
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(cache_dir)
+
+
+class TokenCounter:
+    """Counts and truncates text in the tokens of a target model."""
+
+    def __init__(self, cache_dir: Path, default_encoding: EncodingName = "o200k_base") -> None:
+        install_vocabularies(cache_dir)
+        self.default_encoding: EncodingName = default_encoding
+        self._encodings = {name: tiktoken.get_encoding(name) for name in ENCODINGS}
+
+    def encoding_for_model(self, model: str | None) -> EncodingName:
+        """The encoding of a model tiktoken knows; the configured default otherwise."""
+        if not model:
+            return self.default_encoding
+        try:
+            name = tiktoken.encoding_name_for_model(model)
+        except KeyError:
+            return self.default_encoding
+        return name if name in _SHA256 else self.default_encoding  # type: ignore[return-value]
+
+    def count(self, text: str, encoding: EncodingName | None = None) -> int:
+        """The exact number of tokens of `text`."""
+        enc = self._encodings[encoding or self.default_encoding]
+        return len(enc.encode_ordinary(text))
+
+    def counts(self, text: str) -> dict[EncodingName, int]:
+        """Token counts of `text` in every supported encoding."""
+        return {name: len(enc.encode_ordinary(text)) for name, enc in self._encodings.items()}
+
+    def truncate(self, text: str, max_tokens: int, encoding: EncodingName | None = None) -> str:
+        """The longest prefix of `text` that fits `max_tokens`, cut at a word where possible."""
+        enc = self._encodings[encoding or self.default_encoding]
+        tokens = enc.encode_ordinary(text)
+        if len(tokens) <= max_tokens:
+            return text
+        ellipsis = "…"
+        room = max(max_tokens - len(enc.encode_ordinary(ellipsis)), 0)
+        cut = enc.decode(tokens[:room])
+        space = cut.rfind(" ")
+        if space > len(cut) // 2:
+            cut = cut[:space]
+        result = cut.rstrip() + ellipsis
+        while result and len(enc.encode_ordinary(result)) > max_tokens:
+            result = result[:-2] + ellipsis if len(result) > 1 else ""
+        return result

@@ -1,0 +1,101 @@
+"""What one process holds while it runs: the database, the providers and the worker."""
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import structlog
+
+from app.core.config import Settings
+from app.core.db import Database, asyncpg_url
+from app.core.embedded_db import EmbeddedPostgres
+from app.core.migrations import stored_dimensions, upgrade
+from app.core.worker import Handler, Worker
+from app.memories.tasks import EmbedMemories, SummarizeMemory
+from app.providers.container import Providers, build_providers
+
+log = structlog.get_logger(__name__)
+
+
+class StartupError(RuntimeError):
+    """The service cannot start as configured; the message says what to change."""
+
+
+@contextlib.asynccontextmanager
+async def open_database(settings: Settings) -> AsyncIterator[Database]:
+    """Connect to the configured PostgreSQL, or start the embedded one for the data directory."""
+    embedded: EmbeddedPostgres | None = None
+    if settings.database.url is None:
+        embedded = EmbeddedPostgres(settings.data_dir, settings.database.embedded_name)
+        url = await asyncio.to_thread(embedded.start)
+    else:
+        url = asyncpg_url(settings.database.url.get_secret_value())
+    database = Database.connect(
+        url, pool_size=settings.database.pool_size, max_overflow=settings.database.max_overflow
+    )
+    try:
+        yield database
+    finally:
+        await database.dispose()
+        if embedded is not None:
+            await asyncio.to_thread(embedded.stop)
+
+
+async def prepare_schema(database: Database, dimensions: int) -> None:
+    """Migrate to the newest schema and check that stored vectors match the embedder."""
+    await upgrade(database.engine, dimensions)
+    stored = await stored_dimensions(database.engine)
+    if stored != dimensions:
+        raise StartupError(
+            f"The database holds {stored}-dimension embeddings but the embedder makes "
+            f"{dimensions}. After changing the embedding model run `python -m app reembed` "
+            "to convert the column and recompute every embedding, or restore the old setting."
+        )
+
+
+async def migrate(settings: Settings) -> None:
+    """Apply migrations and exit (`make migrate`)."""
+    async with open_database(settings) as database:
+        await upgrade(database.engine, settings.embeddings.dimensions)
+
+
+def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:
+    """The job handlers this process can run."""
+    handlers: list[Handler] = [EmbedMemories(providers.embedder, settings.embeddings.batch_size)]
+    if providers.llm is not None:
+        handlers.append(SummarizeMemory(providers.llm, providers.tokens))
+    return handlers
+
+
+@dataclass
+class Runtime:
+    """The running parts of one process."""
+
+    settings: Settings
+    database: Database
+    providers: Providers
+    worker: Worker
+
+
+@contextlib.asynccontextmanager
+async def start_runtime(
+    settings: Settings, *, providers: Providers | None = None, run_worker: bool
+) -> AsyncIterator[Runtime]:
+    """Open the database, migrate, load the providers and, if asked, run the worker."""
+    async with open_database(settings) as database:
+        if providers is None:
+            providers = await asyncio.to_thread(build_providers, settings)
+        await prepare_schema(database, providers.embedder.dimensions)
+        worker = Worker(database.sessionmaker, build_handlers(providers, settings), settings.worker)
+        runtime = Runtime(settings, database, providers, worker)
+        if not run_worker:
+            yield runtime
+            return
+        stop = asyncio.Event()
+        task = asyncio.create_task(worker.run(database.engine, stop), name="worker")
+        try:
+            yield runtime
+        finally:
+            stop.set()
+            await task

@@ -1,0 +1,29 @@
+"""The first API key, so that a newcomer's `make run` works without reading any source."""
+
+import os
+import sys
+from pathlib import Path
+
+from app.core.db import Database
+from app.tenants.service import create_key, has_keys
+
+KEY_FILE = "api-key"
+
+
+async def ensure_first_key(database: Database, data_dir: Path) -> None:
+    """Issue a key for a `default` tenant when the database has none; print it and keep it."""
+    key_file = data_dir / KEY_FILE
+    async with database.sessionmaker.begin() as session:
+        if await has_keys(session):
+            if key_file.exists():
+                print(f"API key: see {key_file}", file=sys.stderr)
+            return
+        issued = await create_key(session, "default", "first key")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key_file.write_text(issued.key + "\n")
+    os.chmod(key_file, 0o600)
+    print(
+        f"\nYour API key (tenant 'default'; also saved in {key_file}):\n\n    {issued.key}\n\n"
+        f"Use it as: Authorization: Bearer {issued.key}\n",
+        file=sys.stderr,
+    )
