@@ -2,9 +2,9 @@
 
 import asyncio
 
-from alembic import context
 from sqlalchemy.engine import Connection
 
+from alembic import context
 from app.models import Base
 
 config = context.config

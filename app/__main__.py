@@ -22,7 +22,10 @@ def _serve(settings: Settings) -> None:
         file=sys.stderr,
     )
     uvicorn.run(
-        create_app(settings), host=settings.host, port=settings.port, log_config=None,
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
         access_log=False,
     )
 

@@ -13,7 +13,7 @@ from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddlewar
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
-from app.runtime import start_runtime
+from app.runtime import Runtime, start_runtime
 from app.tenants.bootstrap import ensure_first_key
 
 log = structlog.get_logger(__name__)
@@ -26,6 +26,14 @@ at the right detail, inside a hard token budget.
 Every route except the probes, `/metrics` and these docs needs `Authorization: Bearer <key>`.
 Errors are `application/problem+json` (RFC 9457).
 """
+
+
+def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
+    """Make the process's database, providers and worker available to requests."""
+    app.state.settings = runtime.settings
+    app.state.database = runtime.database
+    app.state.providers = runtime.providers
+    app.state.worker = runtime.worker
 
 
 def create_app(
@@ -41,10 +49,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         in_process = settings.worker.in_process if run_worker is None else run_worker
         async with start_runtime(settings, providers=providers, run_worker=in_process) as runtime:
-            app.state.settings = settings
-            app.state.database = runtime.database
-            app.state.providers = runtime.providers
-            app.state.worker = runtime.worker
+            attach_runtime(app, runtime)
             if bootstrap_key:
                 await ensure_first_key(runtime.database, settings.data_dir)
             log.info("service.ready", worker_in_process=in_process)

@@ -8,9 +8,10 @@ Create Date: 2026-11-21
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from alembic import context, op
 from pgvector.sqlalchemy import Vector
 from sqlalchemy.dialects import postgresql
+
+from alembic import context, op
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -109,20 +110,27 @@ def upgrade() -> None:
     )
     op.create_index("ix_memory_tenant_id", "memory", ["tenant_id"])
     op.create_index(
-        "ix_memory_agent_created", "memory",
+        "ix_memory_agent_created",
+        "memory",
         ["agent_id", sa.text("created_at DESC"), sa.text("id DESC")],
     )
     op.create_index("ix_memory_agent_kind_state", "memory", ["agent_id", "kind", "state"])
     op.create_index(
-        "ix_memory_metadata", "memory", ["metadata"],
-        postgresql_using="gin", postgresql_ops={"metadata": "jsonb_path_ops"},
+        "ix_memory_metadata",
+        "memory",
+        ["metadata"],
+        postgresql_using="gin",
+        postgresql_ops={"metadata": "jsonb_path_ops"},
     )
     op.create_index(
         "ix_memory_search_document", "memory", ["search_document"], postgresql_using="gin"
     )
     op.create_index(
-        "ix_memory_embedding", "memory", ["embedding"],
-        postgresql_using="hnsw", postgresql_ops={"embedding": "vector_cosine_ops"},
+        "ix_memory_embedding",
+        "memory",
+        ["embedding"],
+        postgresql_using="hnsw",
+        postgresql_ops={"embedding": "vector_cosine_ops"},
     )
 
     op.create_table(
@@ -147,7 +155,9 @@ def upgrade() -> None:
     )
     op.create_index("ix_job_memory_id", "job", ["memory_id"])
     op.create_index(
-        "ix_job_claimable", "job", ["run_after", "id"],
+        "ix_job_claimable",
+        "job",
+        ["run_after", "id"],
         postgresql_where=sa.text("state IN ('queued', 'running')"),
     )
 

@@ -3,6 +3,7 @@
 import uuid
 from datetime import datetime
 
+from pydantic import JsonValue
 from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
@@ -19,8 +20,8 @@ class Agent(Base):
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"))
     name: Mapped[str] = mapped_column(String(64))
-    identity: Mapped[dict[str, object]] = mapped_column(JSONB, default=dict)
-    working_memory: Mapped[dict[str, object]] = mapped_column(JSONB, default=dict)
+    identity: Mapped[dict[str, JsonValue]] = mapped_column(JSONB, default=dict)
+    working_memory: Mapped[dict[str, JsonValue]] = mapped_column(JSONB, default=dict)
     default_budget: Mapped[int | None] = mapped_column(Integer)
     model: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

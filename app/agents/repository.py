@@ -1,6 +1,7 @@
 """SQL of agents."""
 
 import uuid
+from collections.abc import Mapping
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert
@@ -13,13 +14,15 @@ class AgentRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def get(self, tenant_id: uuid.UUID, name: str, *, for_update: bool = False) -> Agent | None:
+    async def get(
+        self, tenant_id: uuid.UUID, name: str, *, for_update: bool = False
+    ) -> Agent | None:
         query = select(Agent).where(Agent.tenant_id == tenant_id, Agent.name == name)
         if for_update:
             query = query.with_for_update()
         return await self.session.scalar(query)
 
-    async def upsert(self, tenant_id: uuid.UUID, name: str, values: dict[str, object]) -> Agent:
+    async def upsert(self, tenant_id: uuid.UUID, name: str, values: Mapping[str, object]) -> Agent:
         """Insert or update in one statement, so concurrent creations cannot collide."""
         agent_id = await self.session.scalar(
             insert(Agent)

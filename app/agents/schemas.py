@@ -6,6 +6,8 @@ from typing import Annotated
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.core.text import NoNul
+
 AgentName = Annotated[
     str,
     Path(
@@ -14,7 +16,8 @@ AgentName = Annotated[
         examples=["support-bot"],
     ),
 ]
-Line = Annotated[str, Field(min_length=1, max_length=2000)]
+Line = Annotated[str, Field(min_length=1, max_length=2000), NoNul]
+Label = Annotated[str, Field(min_length=1, max_length=200), NoNul]
 
 
 class Identity(BaseModel):
@@ -22,11 +25,9 @@ class Identity(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=200)]
-    description: Annotated[str, Field(max_length=4000)] | None = None
-    traits: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
-        default_factory=list, max_length=50
-    )
+    name: Label
+    description: Annotated[str, Field(max_length=4000), NoNul] | None = None
+    traits: list[Label] = Field(default_factory=list, max_length=50)
     core_rules: list[Line] = Field(default_factory=list, max_length=50)
 
 
@@ -35,7 +36,7 @@ class WorkingMemory(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    current_task: Annotated[str, Field(max_length=4000)] | None = None
+    current_task: Annotated[str, Field(max_length=4000), NoNul] | None = None
     open_threads: list[Line] = Field(default_factory=list, max_length=50)
 
 
@@ -45,12 +46,17 @@ class AgentUpsert(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
-            "examples": [{
-                "identity": {"name": "Newton", "traits": ["analytical", "cautious"],
-                             "core_rules": ["Record decisions before acting."]},
-                "default_budget": 8000,
-                "model": "gpt-4o",
-            }]
+            "examples": [
+                {
+                    "identity": {
+                        "name": "Newton",
+                        "traits": ["analytical", "cautious"],
+                        "core_rules": ["Record decisions before acting."],
+                    },
+                    "default_budget": 8000,
+                    "model": "gpt-4o",
+                }
+            ]
         },
     )
 
@@ -58,7 +64,7 @@ class AgentUpsert(BaseModel):
     default_budget: Annotated[int, Field(ge=100, le=1_000_000)] | None = Field(
         default=None, description="Token budget of a context when the request names none."
     )
-    model: Annotated[str, Field(min_length=1, max_length=100)] | None = Field(
+    model: Annotated[str, Field(min_length=1, max_length=100), NoNul] | None = Field(
         default=None, description="Target model; picks the tokenizer that counts the budget."
     )
 

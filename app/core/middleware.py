@@ -6,7 +6,7 @@ import uuid
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.errors import PayloadTooLarge, problem_response
+from app.core.errors import problem_response
 from app.core.metrics import HTTP_LATENCY, HTTP_REQUESTS
 
 
@@ -66,14 +66,23 @@ class BodySizeLimitMiddleware:
             await response(scope, receive, send)
             return
         received = 0
+        answered = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, answered
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise PayloadTooLarge(detail)
+                if received > self.max_bytes and not answered:
+                    # Answer now and make the application stop reading: the rest is not wanted.
+                    answered = True
+                    response = problem_response(413, "Payload too large", detail, scope["path"])
+                    await response(scope, receive, send)
+                    return {"type": "http.disconnect"}
             return message
 
-        await self.app(scope, limited_receive, send)
+        async def guarded_send(message: Message) -> None:
+            if not answered:
+                await send(message)
+
+        await self.app(scope, limited_receive, guarded_send)

@@ -2,13 +2,14 @@
 
 from pathlib import Path
 
-from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from alembic import command
 
 ALEMBIC_INI = Path(__file__).resolve().parents[2] / "alembic.ini"
 _LOCK_KEY = 7_241_530_117  # any constant; every replica must use the same one
@@ -53,8 +54,10 @@ async def is_at_head(engine: AsyncEngine) -> bool:
 async def stored_dimensions(engine: AsyncEngine) -> int | None:
     """The dimension of the embedding column, or None before the first migration."""
     async with engine.connect() as connection:
-        value = await connection.scalar(text(
-            "SELECT atttypmod FROM pg_attribute "
-            "WHERE attrelid = to_regclass('memory') AND attname = 'embedding'"
-        ))
+        value = await connection.scalar(
+            text(
+                "SELECT atttypmod FROM pg_attribute "
+                "WHERE attrelid = to_regclass('memory') AND attname = 'embedding'"
+            )
+        )
     return int(value) if value is not None else None

@@ -49,7 +49,8 @@ class Worker:
         """Claim one batch of due jobs and run it; returns how many jobs it took."""
         async with self.sessionmaker.begin() as session:
             claimed = await JobRepository(session).claim(
-                self.worker_id, self.settings.batch_size,
+                self.worker_id,
+                self.settings.batch_size,
                 timedelta(seconds=self.settings.stale_after_seconds),
             )
         by_task: dict[str, list[ClaimedJob]] = {}
@@ -87,14 +88,21 @@ class Worker:
             repository = JobRepository(session)
             for job in jobs:
                 state = await repository.retry_or_fail(
-                    job, error,
+                    job,
+                    error,
                     base_seconds=self.settings.backoff_base_seconds,
                     max_seconds=self.settings.backoff_max_seconds,
                 )
                 outcome = "failed" if state == "failed" else "retried"
                 JOBS_PROCESSED.labels(task, outcome).inc()
-                log.warning("job.error", task=task, job_id=job.job_id, attempt=job.attempts,
-                            outcome=outcome, error=error)
+                log.warning(
+                    "job.error",
+                    task=task,
+                    job_id=job.job_id,
+                    attempt=job.attempts,
+                    outcome=outcome,
+                    error=error,
+                )
 
     async def drain(self) -> int:
         """Run every due job until none is left; returns how many ran."""
@@ -118,10 +126,13 @@ class Worker:
                     if taken:
                         continue
                     self._wake.clear()
-                    waiters = {asyncio.ensure_future(self._wake.wait()),
-                               asyncio.ensure_future(stop.wait())}
+                    waiters = {
+                        asyncio.ensure_future(self._wake.wait()),
+                        asyncio.ensure_future(stop.wait()),
+                    }
                     _, pending = await asyncio.wait(
-                        waiters, timeout=self.settings.poll_interval_seconds,
+                        waiters,
+                        timeout=self.settings.poll_interval_seconds,
                         return_when=asyncio.FIRST_COMPLETED,
                     )
                     for waiter in pending:

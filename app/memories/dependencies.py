@@ -7,6 +7,7 @@ from fastapi import Depends, Header, Query
 from pydantic import JsonValue
 
 from app.core.errors import InvalidInput
+from app.core.text import reject_nul_in_json
 from app.deps import ProvidersDep, SettingsDep
 from app.memories.service import MemoryContext
 
@@ -29,10 +30,15 @@ def _metadata_filter(
     try:
         parsed = json.loads(metadata)
     except json.JSONDecodeError as exc:
-        raise InvalidInput(f"metadata is not valid JSON: {exc.msg}", loc=["query", "metadata"]) \
-            from exc
+        raise InvalidInput(
+            f"metadata is not valid JSON: {exc.msg}", loc=["query", "metadata"]
+        ) from exc
     if not isinstance(parsed, dict):
         raise InvalidInput("metadata must be a JSON object", loc=["query", "metadata"])
+    try:
+        reject_nul_in_json(parsed)
+    except ValueError as exc:
+        raise InvalidInput(str(exc), loc=["query", "metadata"]) from exc
     return parsed
 
 

@@ -54,11 +54,19 @@ ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # What DELETE does to each kind (nothing is erased); decisions are never deleted.
-DELETE_ACTION = {"fact": "invalidate", "procedure": "retire", "censor": "retire",
-                 "episode": "archive"}
+DELETE_ACTION = {
+    "fact": "invalidate",
+    "procedure": "retire",
+    "censor": "retire",
+    "episode": "archive",
+}
 # States that DELETE leaves as they are.
-FINAL_STATES = {"fact": ("inactive",), "procedure": ("retired",), "censor": ("retired",),
-                "episode": ("archived",)}
+FINAL_STATES = {
+    "fact": ("inactive",),
+    "procedure": ("retired",),
+    "censor": ("retired",),
+    "episode": ("archived",),
+}
 
 CORE_AFTER_CONFIRMATIONS = 3
 PROCEDURE_MIN_ACTIVATIONS = 5
@@ -103,9 +111,7 @@ def _count(fields: dict[str, JsonValue], key: str) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def apply(
-    kind: str, state: str, fields: dict[str, JsonValue], update: MemoryUpdate
-) -> Transition:
+def apply(kind: str, state: str, fields: dict[str, JsonValue], update: MemoryUpdate) -> Transition:
     """Apply one action; raises NotAnAction or NotNow when it makes no sense."""
     action = update.action
     if action not in ALLOWED[kind]:
@@ -125,8 +131,9 @@ def apply(
         case Confirm():
             confirmations = _count(fields, "confirmation_count") + 1
             promoted = confirmations >= CORE_AFTER_CONFIRMATIONS or state == "core"
-            return Transition("core" if promoted else "confirmed",
-                              {"confirmation_count": confirmations})
+            return Transition(
+                "core" if promoted else "confirmed", {"confirmation_count": confirmations}
+            )
         case Supersede(superseded_by=newer):
             return Transition("superseded", superseded_by=newer)
         case Invalidate():
@@ -143,8 +150,9 @@ def apply(
         case RecordFalsePositive():
             false_positives = _count(fields, "false_positive_count") + 1
             retired = false_positives >= CENSOR_RETIRE_AFTER_FALSE_POSITIVES
-            return Transition("retired" if retired else state,
-                              {"false_positive_count": false_positives})
+            return Transition(
+                "retired" if retired else state, {"false_positive_count": false_positives}
+            )
         case Summarize():
             return Transition("summarized")
         case Archive():

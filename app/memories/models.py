@@ -4,6 +4,7 @@ import uuid
 from datetime import datetime
 
 from pgvector.sqlalchemy import Vector
+from pydantic import JsonValue
 from sqlalchemy import (
     CheckConstraint,
     Computed,
@@ -33,11 +34,19 @@ class Memory(Base):
         CheckConstraint(f"kind IN {KINDS!r}", name="kind"),
         Index("ix_memory_agent_created", "agent_id", text("created_at DESC"), text("id DESC")),
         Index("ix_memory_agent_kind_state", "agent_id", "kind", "state"),
-        Index("ix_memory_metadata", "metadata", postgresql_using="gin",
-              postgresql_ops={"metadata": "jsonb_path_ops"}),
+        Index(
+            "ix_memory_metadata",
+            "metadata",
+            postgresql_using="gin",
+            postgresql_ops={"metadata": "jsonb_path_ops"},
+        ),
         Index("ix_memory_search_document", "search_document", postgresql_using="gin"),
-        Index("ix_memory_embedding", "embedding", postgresql_using="hnsw",
-              postgresql_ops={"embedding": "vector_cosine_ops"}),
+        Index(
+            "ix_memory_embedding",
+            "embedding",
+            postgresql_using="hnsw",
+            postgresql_ops={"embedding": "vector_cosine_ops"},
+        ),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
@@ -45,7 +54,7 @@ class Memory(Base):
     agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id"))
     kind: Mapped[str] = mapped_column(String(16))
     state: Mapped[str] = mapped_column(String(16))
-    fields: Mapped[dict[str, object]] = mapped_column(JSONB)
+    fields: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
     micro: Mapped[str] = mapped_column(Text)
     summary: Mapped[str] = mapped_column(Text)
     full_text: Mapped[str] = mapped_column(Text)
@@ -57,7 +66,7 @@ class Memory(Base):
     reference_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_referenced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     source: Mapped[str | None] = mapped_column(String(200))
-    meta: Mapped[dict[str, object]] = mapped_column("metadata", JSONB, default=dict)
+    meta: Mapped[dict[str, JsonValue]] = mapped_column("metadata", JSONB, default=dict)
     occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import JsonValue
-from sqlalchemy import select, text, tuple_, update
+from sqlalchemy import func, select, text, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
@@ -74,17 +74,17 @@ class MemoryRepository:
         )
         return {row[0]: row[1] for row in rows}
 
-    async def set_embeddings(
-        self, vectors: dict[uuid.UUID, list[float]], model: str
-    ) -> None:
+    async def set_embeddings(self, vectors: dict[uuid.UUID, list[float]], model: str) -> None:
         """Store vectors by memory id in one executemany."""
         if not vectors:
             return
         now = utcnow()
         await self.session.execute(
             update(Memory),
-            [{"id": memory_id, "embedding": vector, "embedding_model": model, "embedded_at": now}
-             for memory_id, vector in vectors.items()],
+            [
+                {"id": memory_id, "embedding": vector, "embedding_model": model, "embedded_at": now}
+                for memory_id, vector in vectors.items()
+            ],
         )
 
     async def get_by_id(self, memory_id: uuid.UUID) -> Memory | None:
@@ -102,9 +102,26 @@ class MemoryRepository:
         await self.session.execute(
             text(f"ALTER TABLE memory ALTER COLUMN embedding TYPE vector({int(dimensions)})")
         )
-        await self.session.execute(text(
-            "CREATE INDEX ix_memory_embedding ON memory USING hnsw (embedding vector_cosine_ops)"
-        ))
+        await self.session.execute(
+            text(
+                "CREATE INDEX ix_memory_embedding ON memory "
+                "USING hnsw (embedding vector_cosine_ops)"
+            )
+        )
 
     async def all_ids(self) -> list[uuid.UUID]:
         return list(await self.session.scalars(select(Memory.id).order_by(Memory.created_at)))
+
+    async def search_text(
+        self, agent_id: uuid.UUID, query: str, limit: int
+    ) -> list[tuple[uuid.UUID, float]]:
+        """Memories of an agent matching words of `query`, best full-text rank first."""
+        tsquery = func.websearch_to_tsquery("english", query)
+        rank = func.ts_rank_cd(Memory.search_document, tsquery)
+        rows = await self.session.execute(
+            select(Memory.id, rank)
+            .where(Memory.agent_id == agent_id, Memory.search_document.op("@@")(tsquery))
+            .order_by(rank.desc())
+            .limit(limit)
+        )
+        return [(row[0], float(row[1])) for row in rows]

@@ -107,11 +107,13 @@ def _episode(fields: Fields) -> tuple[str, str, str]:
     title, detail = _text(fields, "title"), _text(fields, "detail")
     participants = _items(fields, "participants")
     full = "\n".join(
-        part for part in (
+        part
+        for part in (
             title,
             f"Participants: {', '.join(participants)}" if participants else "",
             detail,
-        ) if part
+        )
+        if part
     )
     micro = title or detail.split("\n", 1)[0]
     return micro, _text(fields, "summary"), full

@@ -22,6 +22,7 @@ from app.memories.schemas import (
     MemoryPage,
     MemoryRead,
     MemoryUpdate,
+    State,
 )
 from app.tenants.dependencies import CurrentTenant
 
@@ -46,7 +47,11 @@ async def create_memory(
 ) -> MemoryRead:
     """Write one memory; it is found by its words at once, by meaning once embedded."""
     result = await service.create_memories(
-        session, ctx, tenant, agent_id, [body],
+        session,
+        ctx,
+        tenant,
+        agent_id,
+        [body],
         _idempotency(request, idempotency_key, body.model_dump_json()),
     )
     return result.memories[0]
@@ -71,7 +76,11 @@ async def create_memory_batch(
             loc=["body", "memories"],
         )
     return await service.create_memories(
-        session, ctx, tenant, agent_id, body.memories,
+        session,
+        ctx,
+        tenant,
+        agent_id,
+        body.memories,
         _idempotency(request, idempotency_key, body.model_dump_json()),
     )
 
@@ -85,7 +94,7 @@ async def list_memories(
     settings: SettingsDep,
     metadata: MetadataFilter,
     kind: Annotated[list[Kind], Query()] = [],  # noqa: B006 - FastAPI copies query defaults
-    state: Annotated[list[str], Query(max_length=16)] = [],  # noqa: B006
+    state: Annotated[list[State], Query()] = [],  # noqa: B006
     cursor: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int | None, Query(ge=1)] = None,
 ) -> MemoryPage:

@@ -6,21 +6,44 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, model_validator
 
+from app.core.text import NoNul, NoNulJson
+
 Kind = Literal["decision", "fact", "procedure", "episode", "censor"]
+State = Literal[
+    "recorded",
+    "pending",
+    "reviewed",  # decision
+    "new",
+    "confirmed",
+    "core",
+    "superseded",
+    "inactive",  # fact
+    "active",
+    "effective",
+    "ineffective",
+    "retired",  # procedure (and censor: retired)
+    "summarized",
+    "archived",  # episode (starts active)
+    "created",
+    "escalated",  # censor (then active, retired)
+]
 Outcome = Literal["pending", "success", "partial", "failure"]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
-ShortText = Annotated[str, Field(min_length=1, max_length=2000)]
-LongText = Annotated[str, Field(min_length=1, max_length=200_000)]
+ShortText = Annotated[str, Field(min_length=1, max_length=2000), NoNul]
+LongText = Annotated[str, Field(min_length=1, max_length=200_000), NoNul]
+Label = Annotated[str, Field(min_length=1, max_length=200), NoNul]
+Domain = Annotated[str, Field(max_length=100), NoNul]
 Metadata = Annotated[
     dict[Annotated[str, Field(min_length=1, max_length=100)], JsonValue],
     Field(max_length=50, description="Free-form JSON, filterable with `metadata=` on the list."),
+    NoNulJson,
 ]
 
 
 class _MemoryCreateBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    source: Annotated[str, Field(max_length=200)] | None = Field(
+    source: Label | None = Field(
         default=None, description="Where the memory came from (a tool, a user, a document)."
     )
     metadata: Metadata = Field(default_factory=dict)
@@ -58,7 +81,7 @@ class ProcedureCreate(_MemoryCreateBase):
     description: LongText
     steps: list[ShortText] = Field(default_factory=list, max_length=100)
     core_patterns: list[ShortText] = Field(default_factory=list, max_length=50)
-    domain: Annotated[str, Field(max_length=100)] | None = None
+    domain: Domain | None = None
 
 
 class EpisodeCreate(_MemoryCreateBase):
@@ -72,9 +95,7 @@ class EpisodeCreate(_MemoryCreateBase):
     detail: LongText
     started_at: AwareDatetime | None = None
     ended_at: AwareDatetime | None = None
-    participants: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
-        default_factory=list, max_length=100
-    )
+    participants: list[Label] = Field(default_factory=list, max_length=100)
 
     @model_validator(mode="after")
     def _ends_after_start(self) -> "EpisodeCreate":
@@ -90,7 +111,7 @@ class CensorCreate(_MemoryCreateBase):
     trigger_pattern: ShortText
     reason: ShortText
     action: Literal["warn", "block"] = "warn"
-    domain: Annotated[str, Field(max_length=100)] | None = None
+    domain: Domain | None = None
 
 
 MemoryCreate = Annotated[
@@ -248,7 +269,15 @@ class Retire(_Action):
 
 
 MemoryUpdate = Annotated[
-    RecordOutcome | MarkPending | Confirm | Supersede | Invalidate | RecordActivation
-    | RecordFalsePositive | Summarize | Archive | Retire,
+    RecordOutcome
+    | MarkPending
+    | Confirm
+    | Supersede
+    | Invalidate
+    | RecordActivation
+    | RecordFalsePositive
+    | Summarize
+    | Archive
+    | Retire,
     Field(discriminator="action"),
 ]

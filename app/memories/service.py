@@ -63,8 +63,10 @@ class Idempotency:
 
 
 def _token_counts(rendered: Rendered, ctx: MemoryContext) -> dict[str, dict[str, int]]:
-    counts = {level: ctx.providers.tokens.counts(getattr(rendered, level))
-              for level in ("micro", "summary", "full")}
+    counts = {
+        level: ctx.providers.tokens.counts(getattr(rendered, level))
+        for level in ("micro", "summary", "full")
+    }
     return {enc: {level: counts[level][enc] for level in counts} for enc in counts["micro"]}
 
 
@@ -112,8 +114,13 @@ async def create_memories(
             return MemoryBatchRead.model_validate(stored)
     agent = await get_agent(session, tenant, agent_name)
     prepared = [
-        (item.kind, {**item.model_dump(mode="json", exclude=_COMMON_FIELDS),
-                     **_COUNTERS.get(item.kind, {})})
+        (
+            item.kind,
+            {
+                **item.model_dump(mode="json", exclude=_COMMON_FIELDS),
+                **_COUNTERS.get(item.kind, {}),
+            },
+        )
         for item in items
     ]
     # Summaries and token counts are CPU work: keep them off the event loop.
@@ -122,22 +129,34 @@ async def create_memories(
     memories = []
     for item, (kind, fields), (result, counts) in zip(items, prepared, rendered, strict=True):
         started = item.started_at if isinstance(item, EpisodeCreate) else None
-        memories.append(Memory(
-            id=uuid.uuid4(), tenant_id=tenant.id, agent_id=agent.id, kind=kind,
-            state=lifecycle.INITIAL_STATE[kind], fields=fields,
-            micro=result.micro, summary=result.summary, full_text=result.full,
-            summary_source=result.summary_source, token_counts=counts,
-            confidence=getattr(item, "confidence", None),
-            outcome=getattr(item, "outcome", None),
-            source=item.source, meta=item.metadata,
-            occurred_at=item.occurred_at or started or now,
-        ))
+        memories.append(
+            Memory(
+                id=uuid.uuid4(),
+                tenant_id=tenant.id,
+                agent_id=agent.id,
+                kind=kind,
+                state=lifecycle.INITIAL_STATE[kind],
+                fields=fields,
+                micro=result.micro,
+                summary=result.summary,
+                full_text=result.full,
+                summary_source=result.summary_source,
+                token_counts=counts,
+                confidence=getattr(item, "confidence", None),
+                outcome=getattr(item, "outcome", None),
+                source=item.source,
+                meta=item.metadata,
+                occurred_at=item.occurred_at or started or now,
+            )
+        )
     await MemoryRepository(session).add_all(memories)
     await _enqueue_jobs(
-        session, ctx,
+        session,
+        ctx,
         embed=[m.id for m in memories],
-        summarize=[m.id for m, (r, _) in zip(memories, rendered, strict=True)
-                   if r.wants_llm_summary],
+        summarize=[
+            m.id for m, (r, _) in zip(memories, rendered, strict=True) if r.wants_llm_summary
+        ],
     )
     response = MemoryBatchRead(memories=await _reads(session, ctx, memories, agent.name))
     if idempotency is not None:
@@ -227,7 +246,7 @@ async def update_memory(
 ) -> MemoryRead:
     """Apply one lifecycle action; 409 with the allowed actions when it makes no sense now."""
     memory, agent_name = await _get(session, tenant, memory_id, for_update=True)
-    fields: dict[str, JsonValue] = dict(memory.fields)  # type: ignore[arg-type]
+    fields: dict[str, JsonValue] = dict(memory.fields)
     try:
         transition = lifecycle.apply(memory.kind, memory.state, fields, update)
     except lifecycle.NotAnAction as exc:
@@ -253,13 +272,14 @@ async def update_memory(
 
 async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -> None:
     """Recompute the representations after the fields changed, and queue what that needs."""
-    fields: dict[str, JsonValue] = memory.fields  # type: ignore[assignment]
+    fields: dict[str, JsonValue] = memory.fields
     ((result, counts),) = await asyncio.to_thread(_render_all, [(memory.kind, fields)], ctx)
     full_changed = result.full != memory.full_text
     memory.micro, memory.summary, memory.full_text = result.micro, result.summary, result.full
     memory.summary_source, memory.token_counts = result.summary_source, counts
     await _enqueue_jobs(
-        session, ctx,
+        session,
+        ctx,
         embed=[memory.id] if full_changed else [],
         summarize=[memory.id] if result.wants_llm_summary else [],
     )

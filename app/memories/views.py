@@ -27,24 +27,28 @@ def to_read(memory: Memory, agent_name: str, jobs: list[Job], default_encoding: 
     return MemoryRead(
         id=memory.id,
         agent_id=agent_name,
-        kind=memory.kind,  # type: ignore[arg-type]  # the table's check constraint holds kinds
+        kind=memory.kind,
         state=memory.state,
-        fields=memory.fields,  # type: ignore[arg-type]  # JSONB written from validated input
-        metadata=memory.meta,  # type: ignore[arg-type]
+        fields=memory.fields,
+        metadata=memory.meta,
         confidence=memory.confidence,
         outcome=cast(Outcome | None, memory.outcome),
         superseded_by=memory.superseded_by,
         reference_count=memory.reference_count,
         last_referenced_at=memory.last_referenced_at,
         representations=Representations(
-            micro=Representation(text=memory.micro, tokens=micro[default_encoding],
-                                 tokens_by_encoding=micro),
-            summary=SummaryRepresentation(
-                text=memory.summary, tokens=summary[default_encoding], tokens_by_encoding=summary,
-                source=memory.summary_source,  # type: ignore[arg-type]
+            micro=Representation(
+                text=memory.micro, tokens=micro[default_encoding], tokens_by_encoding=micro
             ),
-            full=Representation(text=memory.full_text, tokens=full[default_encoding],
-                                tokens_by_encoding=full),
+            summary=SummaryRepresentation(
+                text=memory.summary,
+                tokens=summary[default_encoding],
+                tokens_by_encoding=summary,
+                source=memory.summary_source,
+            ),
+            full=Representation(
+                text=memory.full_text, tokens=full[default_encoding], tokens_by_encoding=full
+            ),
         ),
         provenance=Provenance(
             source=memory.source,
@@ -54,8 +58,13 @@ def to_read(memory: Memory, agent_name: str, jobs: list[Job], default_encoding: 
             embedding_model=memory.embedding_model,
             embedded_at=memory.embedded_at,
             jobs=[
-                JobRead(task=job.task, state=job.state, attempts=job.attempts,  # type: ignore[arg-type]
-                        last_error=job.last_error, updated_at=job.updated_at)
+                JobRead(
+                    task=job.task,
+                    state=job.state,
+                    attempts=job.attempts,
+                    last_error=job.last_error,
+                    updated_at=job.updated_at,
+                )
                 for job in jobs
             ],
         ),

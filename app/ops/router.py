@@ -23,8 +23,9 @@ async def readyz(request: Request) -> Readiness:
     return await service.check_readiness(database)
 
 
-@router.get("/metrics", response_class=Response,
-            responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
+@router.get(
+    "/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}}
+)
 async def metrics(session: DbSession) -> Response:
     """Prometheus metrics of the service."""
     await service.refresh_gauges(session)

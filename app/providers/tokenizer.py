@@ -3,11 +3,12 @@
 import gzip
 import hashlib
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 import tiktoken
+
+from app.providers.packages import package_dir
 
 EncodingName = Literal["o200k_base", "cl100k_base"]
 ENCODINGS: tuple[EncodingName, ...] = ("o200k_base", "cl100k_base")
@@ -31,7 +32,7 @@ def install_vocabularies(cache_dir: Path) -> None:
         target = cache_dir / hashlib.sha1(_BLOB_URL.format(name=name).encode()).hexdigest()
         if target.exists() and hashlib.sha256(target.read_bytes()).hexdigest() == _SHA256[name]:
             continue
-        packaged = resources.files("bpe_openai") / "data" / f"{name}.tiktoken.gz"
+        packaged = package_dir("bpe_openai") / "data" / f"{name}.tiktoken.gz"
         data = gzip.decompress(packaged.read_bytes())
         if hashlib.sha256(data).hexdigest() != _SHA256[name]:
             raise VocabularyError(f"{name} in bpe-openai does not match tiktoken's checksum")

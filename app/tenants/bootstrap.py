@@ -1,5 +1,6 @@
 """The first API key, so that a newcomer's `make run` works without reading any source."""
 
+import asyncio
 import os
 import sys
 from pathlib import Path
@@ -15,15 +16,19 @@ async def ensure_first_key(database: Database, data_dir: Path) -> None:
     key_file = data_dir / KEY_FILE
     async with database.sessionmaker.begin() as session:
         if await has_keys(session):
-            if key_file.exists():
+            if await asyncio.to_thread(key_file.exists):
                 print(f"API key: see {key_file}", file=sys.stderr)
             return
         issued = await create_key(session, "default", "first key")
-    data_dir.mkdir(parents=True, exist_ok=True)
-    key_file.write_text(issued.key + "\n")
-    os.chmod(key_file, 0o600)
+    await asyncio.to_thread(_keep, key_file, issued.key)
     print(
         f"\nYour API key (tenant 'default'; also saved in {key_file}):\n\n    {issued.key}\n\n"
         f"Use it as: Authorization: Bearer {issued.key}\n",
         file=sys.stderr,
     )
+
+
+def _keep(key_file: Path, key: str) -> None:
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key_file.write_text(key + "\n")
+    os.chmod(key_file, 0o600)

@@ -1,5 +1,6 @@
 """SQL of tenants and API keys."""
 
+import contextlib
 import uuid
 
 from sqlalchemy import func, select, update
@@ -41,14 +42,10 @@ class TenantRepository:
     async def revoke_key(self, prefix_or_id: str) -> int:
         """Revoke keys by id or displayed prefix; returns how many were revoked."""
         condition = ApiKey.prefix == prefix_or_id
-        try:
+        with contextlib.suppress(ValueError):
             condition = condition | (ApiKey.id == uuid.UUID(prefix_or_id))
-        except ValueError:
-            pass
         result = await self.session.execute(
-            update(ApiKey)
-            .where(condition, ApiKey.revoked_at.is_(None))
-            .values(revoked_at=utcnow())
+            update(ApiKey).where(condition, ApiKey.revoked_at.is_(None)).values(revoked_at=utcnow())
         )
         return int(getattr(result, "rowcount", 0))
 

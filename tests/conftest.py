@@ -1,0 +1,144 @@
+"""Test fixtures: one embedded PostgreSQL per run, migrations once, each test rolled back."""
+
+import socket
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from pydantic import SecretStr
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+
+from app.core.config import DatabaseSettings, Settings, WorkerSettings
+from app.core.db import Database
+from app.core.embedded_db import EmbeddedPostgres
+from app.core.migrations import upgrade
+from app.core.worker import Worker
+from app.main import attach_runtime, create_app
+from app.providers.container import Providers, build_providers
+from app.runtime import Runtime, build_handlers
+from tests.factories import Tenancy, new_tenancy
+
+_real_connect = socket.socket.connect
+_real_getaddrinfo = socket.getaddrinfo
+_LOCAL_HOSTS = {"127.0.0.1", "::1", "localhost", "test"}
+
+
+def _is_local(address: object) -> bool:
+    if isinstance(address, str | bytes):  # a unix socket path
+        return True
+    if isinstance(address, tuple) and address:
+        return str(address[0]) in _LOCAL_HOSTS or str(address[0]).startswith("127.")
+    return False
+
+
+def _guarded_connect(self: socket.socket, address: object) -> None:
+    if not _is_local(address):
+        raise ConnectionRefusedError(f"tests may not reach the network: {address!r}")
+    _real_connect(self, address)  # type: ignore[arg-type]  # checked by _is_local
+
+
+def _guarded_getaddrinfo(host: object, *args: object, **kwargs: object) -> object:
+    if host is not None and not _is_local((host,)):
+        raise socket.gaierror(f"tests may not resolve {host!r}")
+    return _real_getaddrinfo(host, *args, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_network() -> Iterator[None]:
+    """Block every connection that does not stay on this machine."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr(socket.socket, "connect", _guarded_connect)
+    mp.setattr(socket, "getaddrinfo", _guarded_getaddrinfo)
+    yield
+    mp.undo()
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("data")
+
+
+@pytest.fixture(scope="session")
+def database_url(data_dir: Path) -> Iterator[str]:
+    server = EmbeddedPostgres(data_dir, "context_engine_test")
+    yield server.start()
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def settings(data_dir: Path, database_url: str) -> Settings:
+    return Settings(
+        _env_file=None,
+        data_dir=data_dir,
+        database=DatabaseSettings(url=SecretStr(database_url)),
+        worker=WorkerSettings(in_process=False, backoff_base_seconds=0.01),
+    )
+
+
+@pytest.fixture(scope="session")
+def providers(settings: Settings) -> Providers:
+    """Tokenizer and the local embedding model, loaded once for the run."""
+    return build_providers(settings)
+
+
+@pytest.fixture(scope="session")
+async def database(settings: Settings, database_url: str) -> AsyncIterator[Database]:
+    database = Database.connect(database_url)
+    await upgrade(database.engine, settings.embeddings.dimensions)
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture
+async def connection(database: Database) -> AsyncIterator[AsyncConnection]:
+    """A connection inside a transaction that is rolled back after the test."""
+    async with database.engine.connect() as connection:
+        transaction = await connection.begin()
+        yield connection
+        await transaction.rollback()
+
+
+@pytest.fixture
+def sessionmaker(connection: AsyncConnection) -> async_sessionmaker[AsyncSession]:
+    """Sessions whose commits are savepoints of the test's transaction."""
+    return async_sessionmaker(
+        bind=connection, expire_on_commit=False, join_transaction_mode="create_savepoint"
+    )
+
+
+@pytest.fixture
+def runtime(
+    settings: Settings,
+    database: Database,
+    providers: Providers,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> Runtime:
+    isolated = Database(database.engine, sessionmaker)
+    worker = Worker(sessionmaker, build_handlers(providers, settings), settings.worker)
+    return Runtime(settings, isolated, providers, worker)
+
+
+@pytest.fixture
+async def client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(runtime.settings)
+    attach_runtime(app, runtime)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        yield client
+
+
+@pytest.fixture
+def worker(runtime: Runtime) -> Worker:
+    return runtime.worker
+
+
+@pytest.fixture
+async def tenancy(sessionmaker: async_sessionmaker[AsyncSession]) -> Tenancy:
+    """A tenant with a key, and the headers that carry it."""
+    return await new_tenancy(sessionmaker)
+
+
+@pytest.fixture
+async def other_tenancy(sessionmaker: async_sessionmaker[AsyncSession]) -> Tenancy:
+    return await new_tenancy(sessionmaker)

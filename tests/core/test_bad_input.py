@@ -1,0 +1,84 @@
+"""Bad input gets a clear problem+json 4xx, never a 500, and changes nothing."""
+
+import json
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from app.core.config import Settings
+from tests.factories import Tenancy, fact, put_agent
+
+BAD_BODIES = [
+    b"not json",
+    b"[]",
+    b'{"kind": "dream", "content": "x"}',
+    b'{"kind": "fact"}',
+    b'{"kind": "fact", "content": ""}',
+    b'{"kind": "fact", "content": "x", "confidence": "high"}',
+    b'{"kind": "fact", "content": "x", "confidence": NaN}',
+    b'{"kind": "fact", "content": "x", "surprise": 1}',
+    b'{"kind": "fact", "content": "x", "occurred_at": "yesterday"}',
+    b'{"kind": "fact", "content": "x", "occurred_at": "2026-01-01T00:00:00"}',
+    b'{"kind": "episode", "detail": "x", "started_at": "2026-01-02T00:00:00Z",'
+    b' "ended_at": "2026-01-01T00:00:00Z"}',
+    b'{"kind": "censor", "trigger_pattern": "x", "reason": "y", "action": "explode"}',
+    b'{"kind": "fact", "content": "\\u0000"}',
+]
+
+
+@pytest.mark.parametrize("body", BAD_BODIES)
+async def test_bad_memory_is_422_and_stores_nothing(
+    client: httpx.AsyncClient, tenancy: Tenancy, body: bytes
+) -> None:
+    await put_agent(client, tenancy)
+    response = await client.post(
+        "/agents/newton/memories",
+        content=body,
+        headers={**tenancy.headers, "content-type": "application/json"},
+    )
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert response.headers["content-type"] == "application/problem+json"
+    assert problem["status"] == 422
+    assert problem["errors"][0]["loc"]
+    listed = await client.get("/agents/newton/memories", headers=tenancy.headers)
+    assert listed.json()["items"] == []
+
+
+async def test_body_over_the_limit_is_413(
+    client: httpx.AsyncClient, tenancy: Tenancy, settings: Settings
+) -> None:
+    await put_agent(client, tenancy)
+    huge = json.dumps(fact("x" * settings.api.max_body_bytes))
+    response = await client.post(
+        "/agents/newton/memories",
+        content=huge,
+        headers={**tenancy.headers, "content-type": "application/json"},
+    )
+    assert response.status_code == 413
+    assert "CE_API__MAX_BODY_BYTES" in response.json()["detail"]
+
+
+async def test_streamed_body_over_the_limit_is_413(
+    client: httpx.AsyncClient, tenancy: Tenancy, settings: Settings
+) -> None:
+    await put_agent(client, tenancy)
+    chunk = b" " * 65536
+
+    async def stream() -> AsyncIterator[bytes]:
+        for _ in range(settings.api.max_body_bytes // len(chunk) + 2):
+            yield chunk
+
+    response = await client.post(
+        "/agents/newton/memories",
+        content=stream(),
+        headers={**tenancy.headers, "content-type": "application/json"},
+    )
+    assert response.status_code == 413
+
+
+async def test_unknown_route_is_problem_json(client: httpx.AsyncClient) -> None:
+    response = await client.get("/nowhere")
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "application/problem+json"

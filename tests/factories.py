@@ -1,0 +1,59 @@
+"""Small typed factories for test data."""
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.tenants.service import create_key
+
+
+@dataclass(frozen=True)
+class Tenancy:
+    tenant: str
+    key: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+
+async def new_tenancy(sessionmaker: async_sessionmaker[AsyncSession]) -> Tenancy:
+    async with sessionmaker.begin() as session:
+        issued = await create_key(session, f"tenant-{uuid.uuid4().hex[:8]}", "test")
+    return Tenancy(issued.tenant, issued.key)
+
+
+async def put_agent(client: httpx.AsyncClient, tenancy: Tenancy, name: str = "newton") -> None:
+    response = await client.put(
+        f"/agents/{name}",
+        json={"identity": {"name": name.title(), "traits": ["analytical"]}},
+        headers=tenancy.headers,
+    )
+    assert response.status_code == 200, response.text
+
+
+def fact(content: str = "Redis adds a separate service to run.", **extra: Any) -> dict[str, Any]:
+    return {"kind": "fact", "content": content, **extra}
+
+
+def decision(text: str = "Chose Postgres over ChromaDB", **extra: Any) -> dict[str, Any]:
+    return {
+        "kind": "decision",
+        "decision": text,
+        "reasons": ["One backup"],
+        "alternatives": ["ChromaDB"],
+        "confidence": 0.8,
+        **extra,
+    }
+
+
+async def write(
+    client: httpx.AsyncClient, tenancy: Tenancy, body: dict[str, Any], agent: str = "newton"
+) -> dict[str, Any]:
+    response = await client.post(f"/agents/{agent}/memories", json=body, headers=tenancy.headers)
+    assert response.status_code == 201, response.text
+    result: dict[str, Any] = response.json()
+    return result
