@@ -80,6 +80,12 @@ def _render_all(
     return results
 
 
+def _wants_llm(rendered: Rendered, counts: dict[str, dict[str, int]], ctx: MemoryContext) -> bool:
+    """Whether the LLM should rewrite this summary: extractive, and long enough to need it."""
+    full_tokens = counts[ctx.default_encoding]["full"]
+    return rendered.wants_llm_summary and full_tokens >= ctx.settings.llm.summary_min_tokens
+
+
 async def _reads(
     session: AsyncSession, ctx: MemoryContext, memories: Sequence[Memory], agent_name: str
 ) -> list[MemoryRead]:
@@ -155,7 +161,9 @@ async def create_memories(
         ctx,
         embed=[m.id for m in memories],
         summarize=[
-            m.id for m, (r, _) in zip(memories, rendered, strict=True) if r.wants_llm_summary
+            m.id
+            for m, (r, counts) in zip(memories, rendered, strict=True)
+            if _wants_llm(r, counts, ctx)
         ],
     )
     response = MemoryBatchRead(memories=await _reads(session, ctx, memories, agent.name))
@@ -281,7 +289,7 @@ async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -
         session,
         ctx,
         embed=[memory.id] if full_changed else [],
-        summarize=[memory.id] if result.wants_llm_summary else [],
+        summarize=[memory.id] if _wants_llm(result, counts, ctx) else [],
     )
 
 
