@@ -78,6 +78,7 @@ class Settings(BaseSettings):
         env_prefix="CE_",
         env_nested_delimiter="__",
         env_file=".env",
+        env_ignore_empty=True,  # CE_DATABASE__URL= means unset, not an empty URL
         extra="ignore",
     )
 
