@@ -83,9 +83,11 @@ async def start_runtime(
     settings: Settings, *, providers: Providers | None = None, run_worker: bool
 ) -> AsyncIterator[Runtime]:
     """Open the database, migrate, load the providers and, if asked, run the worker."""
-    async with open_database(settings) as database:
+    async with contextlib.AsyncExitStack() as stack:
+        database = await stack.enter_async_context(open_database(settings))
         if providers is None:
             providers = await asyncio.to_thread(build_providers, settings)
+            stack.push_async_callback(providers.aclose)
         await prepare_schema(database, providers.embedder.dimensions)
         worker = Worker(database.sessionmaker, build_handlers(providers, settings), settings.worker)
         runtime = Runtime(settings, database, providers, worker)

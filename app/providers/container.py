@@ -17,6 +17,12 @@ class Providers:
     embedder: Embedder
     llm: LlmSummarizer | None
 
+    async def aclose(self) -> None:
+        """Release the providers' connections."""
+        await self.embedder.aclose()
+        if self.llm is not None:
+            await self.llm.aclose()
+
 
 def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> Providers:
     """Load the tokenizer vocabularies and the models (CPU-bound: call from a thread)."""

@@ -29,6 +29,8 @@ class Embedder(Protocol):
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
+    async def aclose(self) -> None: ...
+
 
 class LocalEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, mean-pooled and L2-normalised, offline."""
@@ -92,6 +94,9 @@ class LocalEmbedder:
         vectors = await asyncio.to_thread(self.embed_sync, texts)
         return [row.tolist() for row in vectors]
 
+    async def aclose(self) -> None:
+        """Nothing to release: the model lives as long as the process."""
+
 
 class OpenAIEmbedder:
     """Any OpenAI-compatible embeddings endpoint, through the `openai` client."""
@@ -115,6 +120,10 @@ class OpenAIEmbedder:
     @property
     def dimensions(self) -> int:
         return self._dimensions
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections of the client."""
+        await self._client.close()
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed texts in requests of at most `batch_size` inputs."""

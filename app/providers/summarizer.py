@@ -112,6 +112,8 @@ class LlmSummarizer(Protocol):
 
     async def summarize(self, text: str, max_tokens: int) -> str: ...
 
+    async def aclose(self) -> None: ...
+
 
 _PROMPT = (
     "Summarize the following memory of an AI agent in at most {words} words. Keep names, "
@@ -133,6 +135,10 @@ class OpenAISummarizer:
         )
         self._model = settings.model
         self._tokens = tokens
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections of the client."""
+        await self._client.close()
 
     async def summarize(self, text: str, max_tokens: int) -> str:
         """Ask the model for a summary and clip it to `max_tokens`."""

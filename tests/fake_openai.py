@@ -1,0 +1,274 @@
+"""A small OpenAI-compatible server for tests, served over real HTTP on 127.0.0.1.
+
+It computes its answers instead of returning canned ones:
+
+- `POST /v1/embeddings`: one vector per input text, derived from the SHA-256 of the text and
+  L2-normalised (`embedding_for`), of the requested `dimensions` or `default_dimensions`;
+  `encoding_format` "float" or "base64" (little-endian float32, what the `openai` client asks
+  for by default).
+- `POST /v1/chat/completions`: "LLM summary: " followed by the first `summary_words` words of
+  the last user message after its last blank line (`summary_for`).
+
+Every request is recorded (`requests`), and the server can be told to fail the next N requests
+or every request with a given status until `recover()` or `reset()`.
+"""
+
+import base64
+import hashlib
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Self
+
+import numpy as np
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+SUMMARY_PREFIX = "LLM summary:"
+
+
+def embedding_for(text: str, dimensions: int) -> list[float]:
+    """The fake's vector for `text`: seeded by its SHA-256, L2-normalised, float32 precision."""
+    seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
+    vector = np.random.default_rng(seed).standard_normal(dimensions)
+    vector /= np.linalg.norm(vector)
+    return [float(x) for x in vector.astype(np.float32)]
+
+
+def summary_for(prompt: str, words: int) -> str:
+    """The fake's summary: the first `words` words after the prompt's last blank line."""
+    text = prompt.rsplit("\n\n", 1)[-1]
+    return f"{SUMMARY_PREFIX} {' '.join(text.split()[:words])}"
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request the fake received, and the status it answered with."""
+
+    path: str
+    authorization: str | None
+    body: dict[str, Any]
+    status: int
+
+
+def _error(status: int, message: str, kind: str) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"message": message, "type": kind, "param": None, "code": str(status)}},
+        status_code=status,
+    )
+
+
+class FakeOpenAI:
+    """The fake server: start it once, `reset()` it between tests."""
+
+    def __init__(self, *, default_dimensions: int = 384, summary_words: int = 12) -> None:
+        self._initial = (default_dimensions, summary_words)
+        self.default_dimensions = default_dimensions
+        self.summary_words = summary_words
+        self._lock = threading.Lock()
+        self._requests: list[RecordedRequest] = []
+        self._fail_next = 0
+        self._fail_all = False
+        self._fail_status = 500
+        self._created = 0
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._port: int | None = None
+        self.app = Starlette(
+            routes=[
+                Route("/v1/embeddings", self._embeddings, methods=["POST"]),
+                Route("/v1/chat/completions", self._chat_completions, methods=["POST"]),
+            ]
+        )
+
+    # Control, from the test's thread.
+
+    @property
+    def url(self) -> str:
+        """The server's root, e.g. http://127.0.0.1:43211 (the API is under /v1)."""
+        if self._port is None:
+            raise RuntimeError("the fake OpenAI server is not running")
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every request received since the last reset, oldest first."""
+        with self._lock:
+            return list(self._requests)
+
+    def requests_to(self, path: str) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path == path]
+
+    def fail_next(self, count: int, status: int = 500) -> None:
+        """Answer the next `count` requests with `status` (then serve normally again)."""
+        with self._lock:
+            self._fail_next, self._fail_status = count, status
+
+    def fail_all(self, status: int = 503) -> None:
+        """Answer every request with `status` until `recover()` or `reset()`."""
+        with self._lock:
+            self._fail_all, self._fail_status = True, status
+
+    def recover(self) -> None:
+        """Stop failing requests."""
+        with self._lock:
+            self._fail_next, self._fail_all = 0, False
+
+    def reset(self) -> None:
+        """Stop failing, forget the requests and restore the initial dimensions and words."""
+        with self._lock:
+            self._fail_next, self._fail_all = 0, False
+            self._requests.clear()
+            self.default_dimensions, self.summary_words = self._initial
+
+    # Lifecycle.
+
+    def start(self) -> None:
+        """Serve on 127.0.0.1 on a free port in a background thread; returns once it listens."""
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=0,
+            http="h11",
+            ws="none",
+            lifespan="off",
+            loop="asyncio",
+            log_level="warning",
+            access_log=False,
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, name="fake-openai", daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                server.should_exit = True
+                thread.join(5)
+                raise RuntimeError("the fake OpenAI server did not start")
+            time.sleep(0.005)
+        self._server, self._thread = server, thread
+        self._port = int(server.servers[0].sockets[0].getsockname()[1])
+
+    def stop(self) -> None:
+        """Shut the server down and wait for its thread."""
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(10)
+            if self._thread.is_alive():
+                raise RuntimeError("the fake OpenAI server did not stop")
+        self._server = self._thread = self._port = None
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # Handlers, on the server's thread.
+
+    async def _receive(self, request: Request) -> tuple[dict[str, Any], int | None]:
+        """Parse and record the request; returns its body and the status to fail with, if any."""
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            body = {}
+        with self._lock:
+            status: int | None = None
+            if self._fail_all:
+                status = self._fail_status
+            elif self._fail_next > 0:
+                self._fail_next -= 1
+                status = self._fail_status
+            self._requests.append(
+                RecordedRequest(
+                    path=request.url.path,
+                    authorization=request.headers.get("authorization"),
+                    body=body,
+                    status=status or 200,
+                )
+            )
+        return body, status
+
+    def _next_id(self) -> int:
+        with self._lock:
+            self._created += 1
+            return self._created
+
+    async def _embeddings(self, request: Request) -> JSONResponse:
+        body, fail = await self._receive(request)
+        if fail is not None:
+            return _error(fail, f"fake failure ({fail})", "server_error")
+        model, raw_input = body.get("model"), body.get("input")
+        texts: Sequence[object] = [raw_input] if isinstance(raw_input, str) else raw_input or []
+        if not isinstance(model, str) or not texts or not isinstance(texts, list):
+            return _error(400, "model and a non-empty input are required", "invalid_request_error")
+        if not all(isinstance(t, str) and t for t in texts):
+            return _error(400, "input must be non-empty strings", "invalid_request_error")
+        requested = body.get("dimensions")
+        dimensions = requested if isinstance(requested, int) else self.default_dimensions
+        encoding = body.get("encoding_format", "float")
+        data = []
+        for index, text in enumerate(texts):
+            vector = embedding_for(str(text), dimensions)
+            embedding: list[float] | str = vector
+            if encoding == "base64":
+                raw = np.asarray(vector, dtype="<f4").tobytes()
+                embedding = base64.b64encode(raw).decode()
+            data.append({"object": "embedding", "index": index, "embedding": embedding})
+        tokens = sum(len(str(t).split()) for t in texts)
+        return JSONResponse(
+            {
+                "object": "list",
+                "data": data,
+                "model": model,
+                "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+            }
+        )
+
+    async def _chat_completions(self, request: Request) -> JSONResponse:
+        body, fail = await self._receive(request)
+        if fail is not None:
+            return _error(fail, f"fake failure ({fail})", "server_error")
+        model, messages = body.get("model"), body.get("messages")
+        prompts = [
+            m["content"]
+            for m in (messages if isinstance(messages, list) else [])
+            if isinstance(m, dict) and m.get("role") == "user" and isinstance(m.get("content"), str)
+        ]
+        if not isinstance(model, str) or not prompts:
+            return _error(400, "model and a user message are required", "invalid_request_error")
+        summary = summary_for(prompts[-1], self.summary_words)
+        prompt_tokens, completion_tokens = len(prompts[-1].split()), len(summary.split())
+        return JSONResponse(
+            {
+                "id": f"chatcmpl-fake-{self._next_id()}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": summary},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
+            }
+        )
