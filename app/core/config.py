@@ -3,7 +3,7 @@
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -52,6 +52,12 @@ class ApiSettings(BaseModel):
     page_size_default: int = Field(default=50, ge=1)
     page_size_max: int = Field(default=200, ge=1)
 
+    @model_validator(mode="after")
+    def _default_within_max(self) -> "ApiSettings":
+        if self.page_size_default > self.page_size_max:
+            raise ValueError("CE_API__PAGE_SIZE_DEFAULT must not exceed CE_API__PAGE_SIZE_MAX")
+        return self
+
 
 class WorkerSettings(BaseModel):
     """The background queue that computes embeddings and LLM summaries."""
@@ -63,6 +69,14 @@ class WorkerSettings(BaseModel):
     backoff_base_seconds: float = Field(default=2.0, gt=0)
     backoff_max_seconds: float = Field(default=600.0, gt=0)
     stale_after_seconds: float = Field(default=300.0, gt=0)
+
+    @model_validator(mode="after")
+    def _base_within_max(self) -> "WorkerSettings":
+        if self.backoff_base_seconds > self.backoff_max_seconds:
+            raise ValueError(
+                "CE_WORKER__BACKOFF_BASE_SECONDS must not exceed CE_WORKER__BACKOFF_MAX_SECONDS"
+            )
+        return self
 
 
 class ContextSettings(BaseModel):

@@ -67,6 +67,7 @@ class Worker:
         self, handler: Handler | None, task: str, jobs: Sequence[ClaimedJob]
     ) -> None:
         started = time.perf_counter()
+        structlog.contextvars.bind_contextvars(job_ids=[job.job_id for job in jobs])
         try:
             if handler is None:
                 raise ProviderError(f"no handler for task '{task}' in this process")
@@ -82,6 +83,7 @@ class Worker:
             log.debug("job.done", task=task, jobs=len(jobs))
         finally:
             JOB_DURATION.labels(task).observe(time.perf_counter() - started)
+            structlog.contextvars.unbind_contextvars("job_ids")
 
     async def _retry(self, task: str, jobs: Sequence[ClaimedJob], error: str) -> None:
         async with self.sessionmaker.begin() as session:

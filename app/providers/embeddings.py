@@ -159,6 +159,11 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
     """The configured embedding provider."""
     if settings.provider == "openai":
         return OpenAIEmbedder(settings)
+    if settings.model != LOCAL_MODEL:
+        raise ValueError(
+            f"the local provider runs {LOCAL_MODEL} only; for {settings.model!r} set "
+            "CE_EMBEDDINGS__PROVIDER=openai with CE_EMBEDDINGS__BASE_URL"
+        )
     if settings.dimensions != LOCAL_DIMENSIONS:
         raise ValueError(
             f"the local model has {LOCAL_DIMENSIONS} dimensions; set CE_EMBEDDINGS__DIMENSIONS="
