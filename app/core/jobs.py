@@ -142,32 +142,20 @@ class JobRepository:
     ) -> JobState:
         """Schedule another attempt with exponential backoff, or fail the job for good."""
         now = utcnow()
+        values: dict[str, object] = {
+            "last_error": error[:2000],
+            "updated_at": now,
+            "locked_at": None,
+        }
         if job.attempts >= job.max_attempts:
-            await self.session.execute(
-                update(Job)
-                .where(Job.id == job.job_id)
-                .values(
-                    state="failed",
-                    last_error=error[:2000],
-                    finished_at=now,
-                    updated_at=now,
-                    locked_at=None,
-                )
-            )
-            return "failed"
-        delay = min(base_seconds * 2 ** (job.attempts - 1), max_seconds)
-        await self.session.execute(
-            update(Job)
-            .where(Job.id == job.job_id)
-            .values(
-                state="queued",
-                last_error=error[:2000],
-                updated_at=now,
-                locked_at=None,
-                run_after=now + timedelta(seconds=delay),
-            )
-        )
-        return "queued"
+            state: JobState = "failed"
+            values.update(state=state, finished_at=now)
+        else:
+            state = "queued"
+            delay = min(base_seconds * 2 ** (job.attempts - 1), max_seconds)
+            values.update(state=state, run_after=now + timedelta(seconds=delay))
+        await self.session.execute(update(Job).where(Job.id == job.job_id).values(values))
+        return state
 
     async def for_memories(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[Job]]:
         """The jobs of some memories, oldest first."""
