@@ -6,9 +6,14 @@ import json
 import signal
 import sys
 from pathlib import Path
+from types import FrameType
 
 from app.core.config import Settings, get_settings
 from app.core.logging import configure_logging
+
+
+def _exit_cleanly(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
 
 
 def _serve(settings: Settings) -> None:
@@ -21,6 +26,9 @@ def _serve(settings: Settings) -> None:
         f"docs at http://{settings.host}:{settings.port}/docs",
         file=sys.stderr,
     )
+    # uvicorn shuts down gracefully on SIGTERM, then raises the signal again, which would end
+    # the process with -15; a requested stop is a clean exit (0), as for `worker`.
+    signal.signal(signal.SIGTERM, _exit_cleanly)
     uvicorn.run(
         create_app(settings),
         host=settings.host,

@@ -1,0 +1,195 @@
+"""Workers sharing the queue: each job runs once, and jobs of crashed workers are taken over.
+
+These tests commit real rows (two workers need two real transactions to race), so they use the
+session's engine directly and delete their tenant's rows afterwards.
+"""
+
+import asyncio
+import uuid
+from collections import Counter
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import httpx
+import pytest
+from sqlalchemy import text
+
+from app.core.config import Settings
+from app.core.db import Database
+from app.core.jobs import JobRepository
+from app.core.worker import Worker
+from app.main import attach_runtime, create_app
+from app.providers.container import Providers
+from app.runtime import Runtime, build_handlers
+from tests.factories import Tenancy, fact, new_tenancy, put_agent, write
+
+pytestmark = pytest.mark.committed
+
+
+@pytest.fixture
+def committed_runtime(settings: Settings, database: Database, providers: Providers) -> Runtime:
+    """Like `runtime`, but every request and job commits for real."""
+    worker = Worker(database.sessionmaker, build_handlers(providers, settings), settings.worker)
+    return Runtime(settings, database, providers, worker)
+
+
+@pytest.fixture
+async def committed_client(committed_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(committed_runtime.settings)
+    attach_runtime(app, committed_runtime)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        yield client
+
+
+@pytest.fixture
+async def committed_tenancy(database: Database) -> AsyncIterator[Tenancy]:
+    """A committed tenant, removed with everything it owns after the test."""
+    tenancy = await new_tenancy(database.sessionmaker)
+    yield tenancy
+    async with database.sessionmaker.begin() as session:
+        owned = {"tenant": tenancy.tenant}
+        tenant_id = "(SELECT id FROM tenant WHERE name = :tenant)"
+        for table in ("memory", "agent", "idempotency_record", "api_key"):  # jobs cascade
+            await session.execute(text(f"DELETE FROM {table} WHERE tenant_id = {tenant_id}"), owned)
+        await session.execute(text("DELETE FROM tenant WHERE name = :tenant"), owned)
+
+
+def make_worker(committed_runtime: Runtime, batch_size: int) -> Worker:
+    runtime = committed_runtime
+    return Worker(
+        runtime.database.sessionmaker,
+        build_handlers(runtime.providers, runtime.settings),
+        runtime.settings.worker.model_copy(update={"batch_size": batch_size}),
+    )
+
+
+async def jobs_of(database: Database, memory_ids: list[str]) -> list[tuple[str, int, str | None]]:
+    """(state, attempts, locked_by) of the jobs of some memories."""
+    async with database.sessionmaker() as session:
+        rows = await session.execute(
+            text(
+                "SELECT state, attempts, locked_by FROM job "
+                "WHERE memory_id = ANY(CAST(:ids AS uuid[])) ORDER BY id"
+            ),
+            {"ids": memory_ids},
+        )
+        return [(row.state, row.attempts, row.locked_by) for row in rows]
+
+
+async def test_two_workers_run_every_job_exactly_once(
+    committed_client: httpx.AsyncClient,
+    committed_tenancy: Tenancy,
+    committed_runtime: Runtime,
+    database: Database,
+) -> None:
+    agent = f"agent-{uuid.uuid4().hex[:8]}"
+    await put_agent(committed_client, committed_tenancy, agent)
+    response = await committed_client.post(
+        f"/agents/{agent}/memories/batch",
+        json={"memories": [fact(f"Fact number {n} about the shared queue.") for n in range(40)]},
+        headers=committed_tenancy.headers,
+    )
+    assert response.status_code == 201, response.text
+    ids = [item["id"] for item in response.json()["memories"]]
+    assert len(ids) == 40
+
+    # Small batches make the two workers claim over and over, side by side.
+    first, second = make_worker(committed_runtime, 4), make_worker(committed_runtime, 4)
+    taken = await asyncio.gather(first.drain(), second.drain())
+
+    assert sum(taken) == 40
+    assert all(count > 0 for count in taken), f"one worker took everything: {taken}"
+    jobs = await jobs_of(database, ids)
+    assert len(jobs) == 40
+    assert {(state, attempts) for state, attempts, _ in jobs} == {("done", 1)}
+    claimed_by = Counter(locked_by for _, _, locked_by in jobs)
+    assert claimed_by == {first.worker_id: taken[0], second.worker_id: taken[1]}
+    async with database.sessionmaker() as session:
+        unembedded = await session.scalar(
+            text(
+                "SELECT count(*) FROM memory "
+                "WHERE id = ANY(CAST(:ids AS uuid[])) AND embedded_at IS NULL"
+            ),
+            {"ids": ids},
+        )
+    assert unembedded == 0
+
+
+async def test_a_job_left_running_by_a_crashed_worker_is_claimed_again(
+    committed_client: httpx.AsyncClient,
+    committed_tenancy: Tenancy,
+    committed_runtime: Runtime,
+    database: Database,
+) -> None:
+    agent = f"agent-{uuid.uuid4().hex[:8]}"
+    await put_agent(committed_client, committed_tenancy, agent)
+    memory = await write(committed_client, committed_tenancy, fact(), agent=agent)
+    crash = text(
+        "UPDATE job SET state = 'running', attempts = 1, locked_by = 'crashed-worker', "
+        "locked_at = now() - CAST(:ago AS interval) WHERE memory_id = CAST(:id AS uuid)"
+    )
+    worker = make_worker(committed_runtime, 32)
+    stale_after = worker.settings.stale_after_seconds
+
+    # Held by a worker that may still be alive: left alone.
+    async with database.sessionmaker.begin() as session:
+        await session.execute(crash, {"ago": timedelta(seconds=1), "id": memory["id"]})
+    await worker.drain()
+    assert await jobs_of(database, [memory["id"]]) == [("running", 1, "crashed-worker")]
+
+    # Held for longer than stale_after_seconds: the worker crashed; take the job over.
+    async with database.sessionmaker.begin() as session:
+        await session.execute(
+            crash, {"ago": timedelta(seconds=stale_after + 3600), "id": memory["id"]}
+        )
+    assert await worker.drain() >= 1
+    assert await jobs_of(database, [memory["id"]]) == [("done", 2, worker.worker_id)]
+    read = await committed_client.get(
+        f"/memories/{memory['id']}", headers=committed_tenancy.headers
+    )
+    assert read.json()["provenance"]["embedded_at"] is not None
+
+
+async def test_a_worker_skips_jobs_another_transaction_holds_instead_of_waiting(
+    committed_client: httpx.AsyncClient,
+    committed_tenancy: Tenancy,
+    committed_runtime: Runtime,
+    database: Database,
+) -> None:
+    agent = f"agent-{uuid.uuid4().hex[:8]}"
+    await put_agent(committed_client, committed_tenancy, agent)
+    response = await committed_client.post(
+        f"/agents/{agent}/memories/batch",
+        json={"memories": [fact(f"Fact {n} someone else is holding.") for n in range(8)]},
+        headers=committed_tenancy.headers,
+    )
+    assert response.status_code == 201, response.text
+    ids = [item["id"] for item in response.json()["memories"]]
+    worker = make_worker(committed_runtime, 4)
+
+    # Another worker has claimed the first four and not committed yet: their rows are locked.
+    held = database.sessionmaker()
+    try:
+        await held.begin()
+        holder = await JobRepository(held).claim("holder", 4, timedelta(minutes=5))
+        assert len(holder) == 4
+        # Blocking on those locks would hang here; SKIP LOCKED takes the other four at once.
+        taken = await asyncio.wait_for(worker.drain(), timeout=10)
+        assert taken == 4
+        async with database.sessionmaker() as session:
+            done = await session.scalars(
+                text(
+                    "SELECT CAST(memory_id AS text) FROM job "
+                    "WHERE memory_id = ANY(CAST(:ids AS uuid[])) AND state = 'done'"
+                ),
+                {"ids": ids},
+            )
+            assert set(done) == set(ids) - {str(job.memory_id) for job in holder}
+    finally:
+        await held.rollback()  # the holder "crashes" before committing: its claims are undone
+        await held.close()
+
+    assert await worker.drain() == 4
+    jobs = await jobs_of(database, ids)
+    assert {(state, attempts) for state, attempts, _ in jobs} == {("done", 1)}
