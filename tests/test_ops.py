@@ -22,6 +22,8 @@ async def test_metrics_show_requests_queue_and_memories(
     assert memory["id"] not in text  # labels are route templates, never ids
     assert 'ce_job_queue_depth{state="queued",task="embed"}' in text
     assert 'ce_memories{kind="fact",state="new"}' in text
+    assert 'ce_memories_written_total{kind="fact"}' in text
+    assert "_created{" not in text
     await worker.drain()
     text = (await client.get("/metrics")).text
     assert 'ce_jobs_processed_total{outcome="done",task="embed"}' in text

@@ -16,6 +16,7 @@ from app.core.config import Settings
 from app.core.errors import Conflict, InvalidInput, NotFound
 from app.core.idempotency import IdempotencyRepository
 from app.core.jobs import JobRepository
+from app.core.metrics import MEMORIES_WRITTEN
 from app.core.time import utcnow
 from app.memories import lifecycle
 from app.memories.models import Memory
@@ -166,6 +167,8 @@ async def create_memories(
             if _wants_llm(r, counts, ctx)
         ],
     )
+    for memory in memories:
+        MEMORIES_WRITTEN.labels(memory.kind).inc()
     response = MemoryBatchRead(memories=await _reads(session, ctx, memories, agent.name))
     if idempotency is not None:
         await IdempotencyRepository(session).store(
