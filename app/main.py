@@ -8,6 +8,9 @@ import structlog
 from fastapi import FastAPI
 
 from app.agents.router import router as agents_router
+from app.context.engine import ContextEngine
+from app.context.frames import BUILTIN_FRAMES
+from app.context.router import router as context_router
 from app.core.config import Settings
 from app.core.errors import install_error_handlers
 from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
@@ -35,6 +38,7 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     app.state.database = runtime.database
     app.state.providers = runtime.providers
     app.state.worker = runtime.worker
+    app.state.context_engine = ContextEngine.create(runtime.providers, runtime.settings.context)
 
 
 def create_app(
@@ -51,6 +55,8 @@ def create_app(
         in_process = settings.worker.in_process if run_worker is None else run_worker
         async with start_runtime(settings, providers=providers, run_worker=in_process) as runtime:
             attach_runtime(app, runtime)
+            # Embed the built-in frames' examples now, not during the first build.
+            await app.state.context_engine.selector.warm(BUILTIN_FRAMES)
             if bootstrap_key:
                 await ensure_first_key(runtime.database, settings.data_dir)
             log.info("service.ready", worker_in_process=in_process)
@@ -70,4 +76,5 @@ def create_app(
     app.include_router(ops_router)
     app.include_router(agents_router)
     app.include_router(memories_router)
+    app.include_router(context_router)
     return app

@@ -1,10 +1,20 @@
 """Every table, imported so that the metadata is complete for migrations and tests."""
 
 from app.agents.models import Agent
+from app.context.models import ContextBuild
 from app.core.db import Base
 from app.core.idempotency import IdempotencyRecord
 from app.core.jobs import Job
 from app.memories.models import Memory
 from app.tenants.models import ApiKey, Tenant
 
-__all__ = ["Agent", "ApiKey", "Base", "IdempotencyRecord", "Job", "Memory", "Tenant"]
+__all__ = [
+    "Agent",
+    "ApiKey",
+    "Base",
+    "ContextBuild",
+    "IdempotencyRecord",
+    "Job",
+    "Memory",
+    "Tenant",
+]

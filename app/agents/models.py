@@ -22,6 +22,7 @@ class Agent(Base):
     name: Mapped[str] = mapped_column(String(64))
     identity: Mapped[dict[str, JsonValue]] = mapped_column(JSONB, default=dict)
     working_memory: Mapped[dict[str, JsonValue]] = mapped_column(JSONB, default=dict)
+    frames: Mapped[dict[str, JsonValue]] = mapped_column(JSONB, default=dict, server_default="{}")
     default_budget: Mapped[int | None] = mapped_column(Integer)
     model: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -3,7 +3,15 @@
 from fastapi import APIRouter
 
 from app.agents import service
-from app.agents.schemas import AgentName, AgentRead, AgentUpsert, WorkingMemory
+from app.agents.schemas import (
+    AgentName,
+    AgentRead,
+    AgentUpsert,
+    FrameDefinition,
+    FrameNameParam,
+    FrameView,
+    WorkingMemory,
+)
 from app.core.db import DbSession
 from app.tenants.dependencies import CurrentTenant
 
@@ -30,3 +38,31 @@ async def put_working_memory(
 ) -> AgentRead:
     """Replace the agent's working memory: its current task and open threads."""
     return await service.set_working_memory(session, tenant, agent_id, body)
+
+
+@router.get("/{agent_id}/frames")
+async def list_frames(
+    agent_id: AgentName, session: DbSession, tenant: CurrentTenant
+) -> list[FrameView]:
+    """The frames the agent's contexts choose from: built-in ones with its changes, and its own."""
+    return await service.list_frames(session, tenant, agent_id)
+
+
+@router.put("/{agent_id}/frames/{frame_name}")
+async def put_frame(
+    agent_id: AgentName,
+    frame_name: FrameNameParam,
+    body: FrameDefinition,
+    session: DbSession,
+    tenant: CurrentTenant,
+) -> FrameView:
+    """Add a frame for the agent, or override fields of a built-in one."""
+    return await service.put_frame(session, tenant, agent_id, frame_name, body)
+
+
+@router.delete("/{agent_id}/frames/{frame_name}")
+async def delete_frame(
+    agent_id: AgentName, frame_name: FrameNameParam, session: DbSession, tenant: CurrentTenant
+) -> list[FrameView]:
+    """Remove the agent's own frame or its changes to a built-in one."""
+    return await service.delete_frame(session, tenant, agent_id, frame_name)

@@ -1,7 +1,7 @@
 """Request and response bodies of the agent API."""
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
@@ -77,3 +77,56 @@ class AgentRead(BaseModel):
     model: str | None
     created_at: datetime
     updated_at: datetime
+
+
+FrameNameParam = Annotated[
+    str,
+    Path(
+        pattern=r"^[a-z][a-z0-9_-]{0,63}$",
+        description="Frame name, e.g. `incident`.",
+        examples=["incident"],
+    ),
+]
+Weight = Annotated[float, Field(ge=0.0, le=1.0)]
+KindName = Literal["decision", "fact", "procedure", "episode"]
+
+
+class FrameDefinition(BaseModel):
+    """An agent's own frame, or its changes to a built-in one; omitted fields are inherited."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "description": "Production incident: restore service, then find the cause.",
+                    "questions": ["What changed last?", "Who is affected?"],
+                    "priorities": {"procedure": 1.0, "episode": 0.9, "fact": 0.6, "decision": 0.4},
+                    "default_budget": 6000,
+                    "examples": ["The API is down", "Latency spiked after the deploy"],
+                    "cues": ["outage", "incident", "down"],
+                }
+            ]
+        },
+    )
+
+    description: Annotated[str, Field(min_length=1, max_length=2000), NoNul] | None = None
+    questions: list[Line] | None = Field(default=None, max_length=20)
+    priorities: dict[KindName, Weight] | None = None
+    default_budget: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
+    examples: list[Line] | None = Field(default=None, max_length=50)
+    cues: list[Label] | None = Field(default=None, max_length=50)
+
+
+class FrameView(BaseModel):
+    """A frame as the agent's contexts use it."""
+
+    name: str
+    description: str
+    questions: list[str]
+    priorities: dict[str, float]
+    default_budget: int
+    examples: list[str]
+    cues: list[str]
+    builtin: bool
+    customized: bool

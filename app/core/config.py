@@ -80,9 +80,26 @@ class WorkerSettings(BaseModel):
 
 
 class ContextSettings(BaseModel):
-    """Context assembly defaults."""
+    """Context assembly: budgets, search sizes, ranking weights and refresh triggers."""
 
     default_budget: int = Field(default=8000, ge=1)
+    vector_candidates: int = Field(default=60, ge=1, le=1000)
+    text_candidates: int = Field(default=60, ge=1, le=1000)
+    exact_search_max_memories: int = Field(default=20_000, ge=0)
+    neighbour_hits: int = Field(default=5, ge=0, le=50)
+    neighbour_window: int = Field(default=1, ge=0, le=10)
+    min_similarity: float = Field(default=0.2, ge=0, le=1)
+    duplicate_similarity: float = Field(default=0.95, gt=0, le=1.01)
+    drift_threshold: float = Field(default=0.5, ge=0, le=1)
+    half_life_days: float = Field(default=30.0, gt=0)
+    weight_semantic: float = Field(default=0.50, ge=0)
+    weight_frame: float = Field(default=0.15, ge=0)
+    weight_recency: float = Field(default=0.15, ge=0)
+    weight_outcome: float = Field(default=0.10, ge=0)
+    weight_usage: float = Field(default=0.05, ge=0)
+    weight_confidence: float = Field(default=0.05, ge=0)
+    weight_lexical: float = Field(default=0.15, ge=0)
+    weight_adjacency: float = Field(default=0.10, ge=0)
 
 
 class Settings(BaseSettings):

@@ -33,3 +33,42 @@ JOB_QUEUE_DEPTH = Gauge(
     "Background jobs not done, by task and state (read at scrape time).",
     ["task", "state"],
 )
+
+CONTEXT_BUILD_SECONDS = Histogram(
+    "ce_context_build_seconds",
+    "Context build latency, in total and per stage.",
+    ["stage"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.015, 0.025, 0.04, 0.06, 0.1, 0.25, 0.5, 1, 2.5),
+)
+CONTEXT_RELEVANCE = Histogram(
+    "ce_context_relevance",
+    "Mean similarity of the memories loaded into a context to its input.",
+    buckets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+)
+CONTEXT_UTILIZATION = Histogram(
+    "ce_context_budget_utilization",
+    "Share of the token budget a built context uses.",
+    buckets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0),
+)
+CONTEXT_ITEMS = Counter(
+    "ce_context_items_total",
+    "Memories included in contexts, by kind and detail level.",
+    ["kind", "detail"],
+)
+CONTEXT_LEFT_OUT = Counter(
+    "ce_context_left_out_total", "Candidates left out of contexts, by reason.", ["reason"]
+)
+CONTEXT_REFRESH_CHECKS = Counter(
+    "ce_context_refresh_checks_total", "Refresh requests (conversation turns checked)."
+)
+CONTEXT_REFRESHES = Counter(
+    "ce_context_refreshes_total", "Contexts rebuilt on refresh, by reason.", ["reason"]
+)
+CONTEXT_RECALL_PRECISION = Histogram(
+    "ce_context_recall_precision",
+    "Share of loaded memories the LLM referenced (from feedback).",
+    buckets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+)
+CONTEXT_COLD_START = Gauge(
+    "ce_context_cold_start_seconds", "Duration of the first context build served by this process."
+)

@@ -34,6 +34,7 @@ class Memory(Base):
         CheckConstraint(f"kind IN {KINDS!r}", name="kind"),
         Index("ix_memory_agent_created", "agent_id", text("created_at DESC"), text("id DESC")),
         Index("ix_memory_agent_kind_state", "agent_id", "kind", "state"),
+        Index("ix_memory_agent_timeline", "agent_id", "occurred_at", "created_at", "id"),
         Index(
             "ix_memory_metadata",
             "metadata",

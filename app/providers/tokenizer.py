@@ -85,3 +85,21 @@ class TokenCounter:
         while result and len(enc.encode_ordinary(result)) > max_tokens:
             result = result[:-2] + ellipsis if len(result) > 1 else ""
         return result
+
+    def bound(self, encoding: EncodingName) -> "BoundTokens":
+        """Counting and truncation in one encoding, for code that serves one model."""
+        return BoundTokens(self, encoding)
+
+
+class BoundTokens:
+    """A TokenCounter fixed to one encoding."""
+
+    def __init__(self, counter: TokenCounter, encoding: EncodingName) -> None:
+        self.counter = counter
+        self.encoding: EncodingName = encoding
+
+    def count(self, text: str) -> int:
+        return self.counter.count(text, self.encoding)
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        return self.counter.truncate(text, max_tokens, self.encoding)

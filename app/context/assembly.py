@@ -1,0 +1,340 @@
+"""Fill the layers within the budget at summary or micro detail, and render the context.
+
+Pure: plain data in, plain data out. The returned text never has more tokens than the budget,
+counted with the same tokenizer that `Tokens` wraps: the last step counts the whole text and drops
+the least valuable parts until it fits.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+import numpy as np
+
+from app.context.budget import FIXED_ORDER, fixed_cap, flexible_shares
+from app.context.ranking import is_relevant
+from app.context.types import FLEXIBLE_KINDS, Censor, Detail, FlexibleKind, Frame, Scored
+
+SECTION_TITLES: dict[FlexibleKind, str] = {
+    "decision": "Relevant Past Decisions",
+    "fact": "Known Information",
+    "procedure": "Procedures",
+    "episode": "Past Experience",
+}
+LAYER_NAMES: dict[FlexibleKind, str] = {
+    "decision": "decisions",
+    "fact": "facts",
+    "procedure": "procedures",
+    "episode": "episodes",
+}
+SEPARATOR = "\n\n"
+Reason = Literal["budget", "score", "duplicate"]
+
+
+class Tokens(Protocol):
+    """The target model's tokenizer."""
+
+    def count(self, text: str) -> int: ...
+
+    def truncate(self, text: str, max_tokens: int) -> str: ...
+
+
+@dataclass(frozen=True)
+class FixedContent:
+    """What the always-present layers hold before they are fitted."""
+
+    identity: str
+    censors: Sequence[Censor]
+    frame: Frame
+    working_memory: str
+    calibration: str | None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What earns a place besides fitting."""
+
+    min_similarity: float = 0.2
+    duplicate_similarity: float = 0.95
+
+
+@dataclass(frozen=True)
+class Included:
+    scored: Scored
+    detail: Detail
+    tokens: int
+    line: str
+
+
+@dataclass(frozen=True)
+class Excluded:
+    scored: Scored
+    reason: Reason
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    budget: int
+    used: int
+    items: tuple[Included, ...] = ()
+
+
+@dataclass(frozen=True)
+class Assembly:
+    text: str
+    tokens: int
+    layers: list[Layer]
+    excluded: list[Excluded]
+
+
+def render_item(scored: Scored, detail: Detail) -> str:
+    """One list item; multi-line summaries are indented under their bullet."""
+    candidate = scored.candidate
+    text = candidate.summary if detail == "summary" else candidate.micro
+    if candidate.kind == "episode":
+        text = f"({candidate.occurred_at:%-d %b %Y}) {text}"
+    return "- " + text.strip().replace("\n", "\n  ")
+
+
+def _frame_body(frame: Frame) -> str:
+    body = frame.description
+    if frame.questions:
+        body += "\nConsider:\n" + "\n".join(f"- {q}" for q in frame.questions)
+    return body
+
+
+@dataclass
+class _Fixed:
+    """The fitted text of each fixed layer (None when left out)."""
+
+    sections: dict[str, str | None] = field(default_factory=dict)
+    caps: dict[str, int] = field(default_factory=dict)
+
+
+def _fit_text(tokens: Tokens, header: str, body: str, limit: int) -> str | None:
+    if not body.strip() or limit <= 0:
+        return None
+    section = f"{header}\n{body}"
+    if tokens.count(section) <= limit:
+        return section
+    room = limit - tokens.count(header) - 1
+    if room < 4:
+        return None
+    return f"{header}\n{tokens.truncate(body, room)}"
+
+
+def _fit_censors(tokens: Tokens, censors: Sequence[Censor], limit: int) -> str | None:
+    header = "## Active Constraints"
+    lines: list[str] = []
+    ordered = sorted(censors, key=lambda c: (c.action != "block", str(c.memory_id)))
+    for censor in ordered:
+        line = f"- {censor.action.upper()}: {censor.pattern} — {censor.reason}"
+        if tokens.count("\n".join([header, *lines, line])) <= limit:
+            lines.append(line)
+    return "\n".join([header, *lines]) if lines else None
+
+
+def _fit_fixed(tokens: Tokens, content: FixedContent, budget: int) -> _Fixed:
+    fixed = _Fixed()
+    remaining = budget
+    for layer in FIXED_ORDER:
+        cap = min(fixed_cap(layer, budget), remaining)
+        fixed.caps[layer] = cap
+        if layer == "identity":
+            section = _fit_text(tokens, "## Identity", content.identity, cap)
+        elif layer == "censors":
+            section = _fit_censors(tokens, content.censors, cap)
+        elif layer == "working_memory":
+            section = _fit_text(tokens, "## Current Focus", content.working_memory, cap)
+        elif layer == "frame":
+            header = f"## Current Approach: {content.frame.name.replace('_', ' ').title()}"
+            section = _fit_text(tokens, header, _frame_body(content.frame), cap)
+        else:
+            section = _fit_text(tokens, "## Note", content.calibration or "", cap)
+        fixed.sections[layer] = section
+        if section is not None:
+            remaining -= tokens.count(section) + 1  # +1: the blank line before the next section
+    return fixed
+
+
+@dataclass
+class _Flexible:
+    chosen: dict[FlexibleKind, list[Included]] = field(
+        default_factory=lambda: {kind: [] for kind in FLEXIBLE_KINDS}
+    )
+    used: dict[FlexibleKind, int] = field(default_factory=lambda: dict.fromkeys(FLEXIBLE_KINDS, 0))
+    excluded: dict[str, Excluded] = field(default_factory=dict)
+
+    def included_ids(self) -> set[str]:
+        return {str(i.scored.candidate.memory_id) for items in self.chosen.values() for i in items}
+
+
+def _header_cost(tokens: Tokens, kind: FlexibleKind) -> int:
+    return tokens.count(f"## {SECTION_TITLES[kind]}") + 2
+
+
+def _is_duplicate(scored: Scored, state: _Flexible, threshold: float) -> bool:
+    vector = scored.candidate.embedding
+    if vector is None:
+        return False
+    for items in state.chosen.values():
+        for item in items:
+            other = item.scored.candidate.embedding
+            if other is not None and float(np.dot(vector, other)) >= threshold:
+                return True
+    return False
+
+
+def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int) -> int:
+    """Add at summary detail, else micro, within `room`; returns the tokens spent (0: no fit)."""
+    kind = scored.candidate.kind
+    header = _header_cost(tokens, kind) if not state.chosen[kind] else 0
+    details: tuple[Detail, ...] = ("summary", "micro")
+    for detail in details:
+        line = render_item(scored, detail)
+        cost = tokens.count(line) + 1
+        if header + cost <= room:
+            state.chosen[kind].append(Included(scored, detail, cost, line))
+            state.used[kind] += header + cost
+            return header + cost
+    return 0
+
+
+def _fill_flexible(
+    tokens: Tokens,
+    ranked: Sequence[Scored],
+    pool: int,
+    shares: dict[FlexibleKind, int],
+    rules: Rules,
+) -> _Flexible:
+    state = _Flexible()
+    eligible: list[Scored] = []
+    for scored in ranked:
+        if not is_relevant(scored, rules.min_similarity):
+            state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "score")
+        else:
+            eligible.append(scored)
+    # First pass: each layer within its own share.
+    for kind in FLEXIBLE_KINDS:
+        for scored in (s for s in eligible if s.candidate.kind == kind):
+            if _is_duplicate(scored, state, rules.duplicate_similarity):
+                state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "duplicate")
+                continue
+            _try_add(tokens, state, scored, shares[kind] - state.used[kind])
+    # Second pass: what a layer did not use goes to the best remaining candidates of any kind.
+    taken = state.included_ids() | set(state.excluded)
+    for scored in eligible:
+        if str(scored.candidate.memory_id) in taken:
+            continue
+        if _is_duplicate(scored, state, rules.duplicate_similarity):
+            state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "duplicate")
+            continue
+        _try_add(tokens, state, scored, pool - sum(state.used.values()))
+    # Last: give micro items their summary where the leftovers allow, best first.
+    upgrades = sorted(
+        (item for items in state.chosen.values() for item in items if item.detail == "micro"),
+        key=lambda item: -item.scored.score,
+    )
+    for item in upgrades:
+        line = render_item(item.scored, "summary")
+        cost = tokens.count(line) + 1
+        kind = item.scored.candidate.kind
+        if cost - item.tokens <= pool - sum(state.used.values()):
+            index = state.chosen[kind].index(item)
+            state.chosen[kind][index] = Included(item.scored, "summary", cost, line)
+            state.used[kind] += cost - item.tokens
+    return state
+
+
+def _render(fixed: _Fixed, state: _Flexible) -> str:
+    sections: list[str] = []
+    for layer in ("identity", "censors", "frame", "working_memory"):
+        if (section := fixed.sections.get(layer)) is not None:
+            sections.append(section)
+    for kind in FLEXIBLE_KINDS:
+        items = sorted(state.chosen[kind], key=lambda i: -i.scored.score)
+        if items:
+            lines = "\n".join(item.line for item in items)
+            sections.append(f"## {SECTION_TITLES[kind]}\n{lines}")
+    if (note := fixed.sections.get("calibration")) is not None:
+        sections.append(note)
+    return SEPARATOR.join(sections)
+
+
+def _drop_one(tokens: Tokens, fixed: _Fixed, state: _Flexible, overflow: int) -> None:
+    """Remove the least valuable part: flexible items first, then fixed layers bottom-up."""
+    items = [item for items in state.chosen.values() for item in items]
+    if items:
+        worst = min(items, key=lambda item: item.scored.score)
+        kind = worst.scored.candidate.kind
+        state.chosen[kind].remove(worst)
+        state.used[kind] -= worst.tokens
+        state.excluded[str(worst.scored.candidate.memory_id)] = Excluded(worst.scored, "budget")
+        return
+    for layer in ("calibration", "frame", "working_memory", "censors"):
+        section = fixed.sections.get(layer)
+        if section is None:
+            continue
+        lines = section.split("\n")
+        # A multi-item censor list loses its last line; anything else leaves whole.
+        fixed.sections[layer] = (
+            "\n".join(lines[:-1]) if layer == "censors" and len(lines) > 2 else None
+        )
+        return
+    identity = fixed.sections.get("identity")
+    if identity is not None:
+        header, _, body = identity.partition("\n")
+        room = tokens.count(body) - overflow - 1
+        fixed.sections["identity"] = (
+            f"{header}\n{tokens.truncate(body, room)}" if room >= 4 else None
+        )
+
+
+def assemble(
+    tokens: Tokens,
+    budget: int,
+    content: FixedContent,
+    ranked: Sequence[Scored],
+    *,
+    flexible_scale: float = 1.0,
+    rules: Rules = Rules(),
+) -> Assembly:
+    """Fit the fixed layers, fill the flexible ones by score, render, and enforce the budget."""
+    fixed = _fit_fixed(tokens, content, budget)
+    fixed_used = sum(tokens.count(s) + 1 for s in fixed.sections.values() if s is not None)
+    pool = max(int((budget - fixed_used) * flexible_scale), 0)
+    shares = flexible_shares(pool, content.frame.priorities)
+    state = _fill_flexible(tokens, ranked, pool, shares, rules)
+
+    text = _render(fixed, state)
+    count = tokens.count(text)
+    while count > budget:
+        _drop_one(tokens, fixed, state, count - budget)
+        text = _render(fixed, state)
+        count = tokens.count(text)
+
+    included = state.included_ids()
+    for scored in ranked:
+        key = str(scored.candidate.memory_id)
+        if key not in included and key not in state.excluded:
+            state.excluded[key] = Excluded(scored, "budget")
+    layers = [
+        Layer(
+            layer,
+            fixed.caps[layer],
+            tokens.count(s) if (s := fixed.sections.get(layer)) is not None else 0,
+        )
+        for layer in ("identity", "censors", "frame", "working_memory")
+    ]
+    for kind in FLEXIBLE_KINDS:
+        items = tuple(sorted(state.chosen[kind], key=lambda i: -i.scored.score))
+        layers.append(Layer(LAYER_NAMES[kind], shares[kind], state.used[kind], items))
+    note = fixed.sections.get("calibration")
+    layers.append(
+        Layer(
+            "calibration", fixed.caps["calibration"], tokens.count(note) if note is not None else 0
+        )
+    )
+    excluded = sorted(state.excluded.values(), key=lambda e: -e.scored.score)
+    return Assembly(text, count, layers, excluded)

@@ -1,0 +1,79 @@
+"""Token budget: the caps of the fixed layers and the shares of the flexible ones."""
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from app.context.types import FLEXIBLE_KINDS, FlexibleKind
+
+# Seed 009: the layers of an 8,000-token context.
+REFERENCE_TOTAL = 8000
+FIXED_CAPS = {
+    "identity": 500,
+    "censors": 300,
+    "frame": 500,
+    "working_memory": 700,
+    "calibration": 100,
+}
+FLEXIBLE_BASE: dict[FlexibleKind, int] = {
+    "decision": 2000,
+    "fact": 1500,
+    "procedure": 1500,
+    "episode": 1000,
+}
+# Filled first to last; the last ones give way first when the budget is small.
+FIXED_ORDER = ("identity", "censors", "working_memory", "frame", "calibration")
+_SCALED_WITH_BUDGET = ("frame", "calibration")
+_WORD = re.compile(r"\w+")
+
+
+def fixed_cap(layer: str, total: int) -> int:
+    """The most a fixed layer may take of `total`; frame and note shrink with small budgets."""
+    cap = FIXED_CAPS[layer]
+    if layer in _SCALED_WITH_BUDGET:
+        cap = round(cap * min(1.0, total / REFERENCE_TOTAL))
+    return min(cap, total)
+
+
+def complexity(text: str) -> float:
+    """How much of the flexible budget an input needs, from 0.5 (a short question) to 1.0."""
+    words = len(_WORD.findall(text))
+    clauses = text.count("?") + text.count(";") + text.count("\n")
+    return round(min(1.0, 0.5 + words / 120 + clauses * 0.05), 3)
+
+
+def flexible_shares(pool: int, priorities: dict[FlexibleKind, float]) -> dict[FlexibleKind, int]:
+    """Split the flexible pool by the seed's base sizes weighted by the frame's priorities."""
+    weights = {
+        kind: FLEXIBLE_BASE[kind] * max(priorities.get(kind, 0.5), 0.0) for kind in FLEXIBLE_KINDS
+    }
+    total_weight = sum(weights.values()) or 1.0
+    return {kind: int(pool * weight / total_weight) for kind, weight in weights.items()}
+
+
+@dataclass(frozen=True)
+class BudgetPlan:
+    """The total, where it came from, and how much of the flexible pool this input needs."""
+
+    total: int
+    source: Literal["request", "frame", "agent"]
+    flexible_scale: float
+
+
+def plan_budget(
+    requested: int | None,
+    frame_budget: int | None,
+    agent_budget: int | None,
+    default: int,
+    text: str,
+) -> BudgetPlan:
+    """Total = request budget, else the frame's, else the agent's; defaults scale with the input.
+
+    A budget the caller names is filled as far as relevance allows; only a default budget is
+    trimmed for a short input.
+    """
+    if requested is not None:
+        return BudgetPlan(requested, "request", 1.0)
+    if frame_budget is not None:
+        return BudgetPlan(frame_budget, "frame", complexity(text))
+    return BudgetPlan(agent_budget or default, "agent", complexity(text))

@@ -1,0 +1,52 @@
+"""What context assembly keeps for the life of the process: providers, frame selector, settings."""
+
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from app.context.frames import FrameSelector
+from app.context.ranking import Weights
+from app.core.config import ContextSettings
+from app.providers.container import Providers
+
+_SIZE_TTL_SECONDS = 60.0
+
+
+@dataclass
+class ContextEngine:
+    """Shared by every request of one process."""
+
+    providers: Providers
+    settings: ContextSettings
+    selector: FrameSelector
+    served_first_build: bool = False
+    _sizes: dict[uuid.UUID, tuple[float, int]] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, providers: Providers, settings: ContextSettings) -> "ContextEngine":
+        return cls(providers, settings, FrameSelector(providers.embedder))
+
+    @property
+    def weights(self) -> Weights:
+        s = self.settings
+        return Weights(
+            semantic=s.weight_semantic,
+            frame=s.weight_frame,
+            recency=s.weight_recency,
+            outcome=s.weight_outcome,
+            usage=s.weight_usage,
+            confidence=s.weight_confidence,
+            lexical=s.weight_lexical,
+            adjacency=s.weight_adjacency,
+            half_life_days=s.half_life_days,
+        )
+
+    def cached_size(self, agent_id: uuid.UUID) -> int | None:
+        """An agent's memory count seen in the last minute (picks exact or HNSW search)."""
+        entry = self._sizes.get(agent_id)
+        if entry is None or time.monotonic() - entry[0] > _SIZE_TTL_SECONDS:
+            return None
+        return entry[1]
+
+    def remember_size(self, agent_id: uuid.UUID, size: int) -> None:
+        self._sizes[agent_id] = (time.monotonic(), size)

@@ -1,0 +1,328 @@
+"""Frames: the built-in ways of approaching an input, agents' custom frames, and selection."""
+
+import asyncio
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import cast
+
+import numpy as np
+import structlog
+from pydantic import JsonValue
+
+from app.context.types import FLEXIBLE_KINDS, FlexibleKind, Frame, FrameChoice, Vector
+from app.providers.embeddings import Embedder
+from app.providers.errors import ProviderError
+
+log = structlog.get_logger(__name__)
+
+FALLBACK_FRAME = "question"  # fills a custom frame's missing keys and wins ties
+CUE_BONUS = 0.08
+CUE_BONUS_CAP = 0.24
+TEMPERATURE = 0.05
+_DEFINITION_KEYS = frozenset(
+    {"description", "questions", "priorities", "default_budget", "examples", "cues"}
+)
+
+
+def _cues(listed: str) -> tuple[str, ...]:
+    return tuple(listed.split(", "))
+
+
+def _builtin_frames() -> dict[str, Frame]:
+    frames = (
+        Frame(
+            name="conversation",
+            description="Conversational turn detected. Reply naturally and briefly; "
+            "use what you know about the person.",
+            questions=("What does this person care about?", "What did we talk about before?"),
+            priorities={"fact": 1.0, "episode": 0.8, "decision": 0.3, "procedure": 0.2},
+            default_budget=3000,
+            examples=(
+                "hi there",
+                "hello, how are you?",
+                "good morning!",
+                "thanks, that helped a lot",
+                "hey, nice to talk to you again",
+                "how was your weekend?",
+                "I'm feeling a bit tired today",
+                "have a great evening",
+                "see you tomorrow",
+            ),
+            cues=_cues(
+                "hi, hello, hey, thanks, thank you, how are you, good morning, good evening, "
+                "good night, bye, see you"
+            ),
+        ),
+        Frame(
+            name="question",
+            description="Question detected. Answer from the facts and past events below; "
+            "say so when they do not cover it.",
+            questions=(
+                "What exactly is being asked?",
+                "Which facts or past events answer it?",
+                "How recent and how certain is that answer?",
+            ),
+            priorities={"fact": 1.0, "episode": 0.9, "decision": 0.6, "procedure": 0.4},
+            default_budget=6000,
+            examples=(
+                "When did Melanie go camping?",
+                "What is Tim's favourite programming language?",
+                "Where does Caroline live?",
+                "Who maintains the billing service?",
+                "Why did we move off SQLite?",
+                "How many users signed up last week?",
+                "Did John finish the marathon?",
+                "What did we discuss in the last meeting?",
+                "Which database does the reporting job use?",
+            ),
+            cues=("what", "when", "where", "who", "why", "how", "did", "does", "is there", "?"),
+        ),
+        Frame(
+            name="task",
+            description="Task detected. Follow the relevant procedures and past decisions "
+            "below; say what you will do before doing it.",
+            questions=(
+                "What is the goal, and what does done look like?",
+                "Which procedure applies?",
+                "Which constraints or past decisions limit the approach?",
+            ),
+            priorities={"procedure": 1.0, "fact": 0.8, "decision": 0.6, "episode": 0.4},
+            default_budget=8000,
+            examples=(
+                "Implement a REST endpoint for user signup",
+                "Write a migration that adds an index on orders.created_at",
+                "Create a Dockerfile for the API service",
+                "Deploy the worker to staging",
+                "Add pagination to the search results",
+                "Refactor the billing module",
+                "Set up CI for the repository",
+                "Build a CLI to import CSV files",
+                "How do I rotate the database credentials?",
+            ),
+            cues=_cues(
+                "implement, write, create, build, deploy, add, refactor, set up, migrate, "
+                "configure, update, generate, how do i, how to"
+            ),
+        ),
+        Frame(
+            name="decision",
+            description="Decision detected. Compare the alternatives against past decisions "
+            "and their outcomes before recommending one.",
+            questions=(
+                "What are we optimizing for?",
+                "What did we decide last time?",
+                "What are the constraints?",
+                "What are the alternatives?",
+            ),
+            priorities={"decision": 1.0, "procedure": 0.8, "fact": 0.6, "episode": 0.4},
+            default_budget=12000,
+            examples=(
+                "Should we use Postgres or MongoDB for this service?",
+                "Which message queue should we choose, Kafka or RabbitMQ?",
+                "Is it worth moving to Kubernetes?",
+                "React versus Vue for the dashboard",
+                "Should I accept the job offer or stay?",
+                "What are the trade-offs of a monorepo?",
+                "Do we build our own auth or buy a provider?",
+                "Which option do you recommend for hosting?",
+            ),
+            cues=_cues(
+                "should we, should i, which, choose, decide, versus, vs, trade-off, tradeoff, "
+                "recommend, option, options, alternatives, pros and cons, worth it"
+            ),
+        ),
+        Frame(
+            name="debug",
+            description="Debugging detected. Check known fixes and past incidents below, "
+            "reproduce the failure, then find the root cause.",
+            questions=(
+                "What changed since it last worked?",
+                "Has this failure happened before?",
+                "What is the smallest reproduction?",
+                "Is this the root cause or a symptom?",
+            ),
+            priorities={"procedure": 1.0, "episode": 0.9, "fact": 0.7, "decision": 0.5},
+            default_budget=10000,
+            examples=(
+                "Traceback (most recent call last): ValueError in parser.py",
+                "The deploy fails with exit code 137",
+                "Tests crash with a segmentation fault",
+                "Getting a 500 error from the orders endpoint",
+                "NullPointerException when saving the form",
+                "The worker keeps timing out",
+                "Login is broken after the last release",
+                "Memory leak in the ingestion job",
+                "CI has been red since this morning",
+            ),
+            cues=_cues(
+                "error, traceback, exception, fails, failing, failed, crash, crashes, crashed, "
+                "bug, stack trace, broken, broke, timeout, not working, stopped working, "
+                "doesn't work, regression, flaky, hangs"
+            ),
+        ),
+    )
+    return {frame.name: frame for frame in frames}
+
+
+BUILTIN_FRAMES: dict[str, Frame] = _builtin_frames()
+
+
+def frame_from_definition(name: str, definition: Mapping[str, JsonValue]) -> Frame:
+    """A frame from a stored custom-frame JSON; missing keys come from a built-in frame."""
+    unknown = sorted(set(definition) - _DEFINITION_KEYS)
+    if unknown:
+        raise ValueError(f"frame {name!r}: unknown keys {unknown}")
+    base = BUILTIN_FRAMES.get(name, BUILTIN_FRAMES[FALLBACK_FRAME])
+    own = name in BUILTIN_FRAMES  # a new frame is chosen by its own examples and cues only
+    description = definition.get("description", base.description)
+    if not isinstance(description, str) or not description.strip():
+        raise ValueError(f"frame {name!r}: description must be a non-empty string")
+    budget = definition.get("default_budget", base.default_budget)
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+        raise ValueError(f"frame {name!r}: default_budget must be a positive integer")
+    return Frame(
+        name=name,
+        description=description.strip(),
+        questions=_strings(name, definition, "questions", base.questions),
+        priorities=_priorities(name, definition.get("priorities"), base.priorities),
+        default_budget=budget,
+        examples=_strings(name, definition, "examples", base.examples if own else ()),
+        cues=tuple(c.lower() for c in _strings(name, definition, "cues", base.cues if own else ())),
+    )
+
+
+def effective_frames(custom: Mapping[str, JsonValue]) -> dict[str, Frame]:
+    """The built-in frames, overridden and extended by an agent's custom frame definitions."""
+    frames = dict(BUILTIN_FRAMES)
+    for name, definition in custom.items():
+        if not isinstance(definition, dict):
+            raise ValueError(f"frame {name!r}: definition must be an object")
+        frames[name] = frame_from_definition(name, definition)
+    return frames
+
+
+def _strings(
+    name: str, definition: Mapping[str, JsonValue], key: str, default: tuple[str, ...]
+) -> tuple[str, ...]:
+    if key not in definition:
+        return default
+    value = definition[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"frame {name!r}: {key} must be a list of strings")
+    return tuple(s for s in (cast(str, v).strip() for v in value) if s)
+
+
+def _priorities(
+    name: str, value: JsonValue, default: Mapping[FlexibleKind, float]
+) -> dict[FlexibleKind, float]:
+    priorities = dict(default)
+    if value is None:
+        return priorities
+    if not isinstance(value, dict):
+        raise ValueError(f"frame {name!r}: priorities must be an object of kind to weight")
+    for kind, weight in value.items():
+        if kind not in FLEXIBLE_KINDS:
+            raise ValueError(f"frame {name!r}: unknown memory kind {kind!r} in priorities")
+        if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 <= weight <= 1:
+            raise ValueError(f"frame {name!r}: priority of {kind} must be a number in 0..1")
+        priorities[kind] = float(weight)
+    return priorities
+
+
+def cue_matches(text: str, cues: Sequence[str]) -> tuple[str, ...]:
+    """The distinct cues in text: whole words or phrases; a cue without letters ends the text."""
+    found: list[str] = []
+    stripped = text.rstrip()
+    for cue in dict.fromkeys(c.lower() for c in cues):
+        if not any(ch.isalnum() for ch in cue):
+            hit = bool(cue) and stripped.endswith(cue)
+        else:
+            hit = re.search(rf"(?<!\w){re.escape(cue)}(?!\w)", text, re.IGNORECASE) is not None
+        if hit:
+            found.append(cue)
+    return tuple(found)
+
+
+def cue_bonus(text: str, cues: Sequence[str]) -> float:
+    """CUE_BONUS per distinct cue found, capped at CUE_BONUS_CAP."""
+    return min(CUE_BONUS * len(cue_matches(text, cues)), CUE_BONUS_CAP)
+
+
+def confidence_of(
+    scores: Mapping[str, float], best: str, temperature: float = TEMPERATURE
+) -> float:
+    """Softmax of the scores at the best frame, rounded to 3 decimals."""
+    top = scores[best]
+    total = sum(math.exp((score - top) / temperature) for score in scores.values())
+    return round(1.0 / total, 3)
+
+
+def best_frame(scores: Mapping[str, float]) -> str:
+    """The highest score; ties go to the fallback frame, then to the first name."""
+    return min(scores, key=lambda name: (-scores[name], name != FALLBACK_FRAME, name))
+
+
+class FrameSelector:
+    """Picks a frame from the input; caches the frames' example vectors for the process."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+        self._vectors: dict[str, Vector] = {}
+        self._matrices: dict[tuple[str, ...], Vector] = {}
+        self._lock = asyncio.Lock()
+
+    async def warm(self, frames: Mapping[str, Frame]) -> None:
+        """Embed every frame's examples now so the first build does not pay for it."""
+        await self._embed_examples(frames.values())
+
+    async def choose(
+        self,
+        text: str,
+        input_vector: Vector | None,
+        frames: Mapping[str, Frame],
+        requested: str | None,
+    ) -> FrameChoice:
+        """The requested frame, else the one whose examples and cues best match the input."""
+        if requested is not None:
+            return FrameChoice(frames[requested], 1.0, {}, "requested")
+        if not frames:
+            raise ValueError("no frames to choose from")
+        similarity = dict.fromkeys(frames, 0.0)
+        if input_vector is not None and await self._embed_examples(frames.values()):
+            for name, frame in frames.items():
+                matrix = self._matrix(frame.examples)
+                if len(matrix):
+                    similarity[name] = float(np.max(matrix @ input_vector))
+        scores = {
+            name: round(similarity[name] + cue_bonus(text, frame.cues), 4)
+            for name, frame in frames.items()
+        }
+        best = best_frame(scores)
+        return FrameChoice(frames[best], confidence_of(scores, best), scores, "selected")
+
+    async def _embed_examples(self, frames: Iterable[Frame]) -> bool:
+        """Embed the examples not cached yet in one call; False when the embedder fails."""
+        examples = [e for f in frames for e in f.examples]
+        if all(e in self._vectors for e in examples):
+            return True
+        async with self._lock:
+            missing = list(dict.fromkeys(e for e in examples if e not in self._vectors))
+            if not missing:
+                return True
+            try:
+                vectors = await self._embedder.embed(missing)
+            except ProviderError as exc:
+                log.warning("context.frame_examples_unavailable", error=str(exc))
+                return False
+            for example, vector in zip(missing, vectors, strict=True):
+                self._vectors[example] = np.asarray(vector, dtype=np.float32)
+        return True
+
+    def _matrix(self, examples: tuple[str, ...]) -> Vector:
+        matrix = self._matrices.get(examples)
+        if matrix is None:
+            rows = [self._vectors[e] for e in examples]
+            matrix = np.stack(rows) if rows else np.zeros((0, 0), dtype=np.float32)
+            self._matrices[examples] = matrix
+        return matrix

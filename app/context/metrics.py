@@ -1,0 +1,42 @@
+"""Recording a build, a refresh and feedback in the Prometheus metrics of core.metrics."""
+
+from app.context.assembly import Assembly
+from app.context.schemas import ContextBuildResponse
+from app.core.metrics import (
+    CONTEXT_BUILD_SECONDS,
+    CONTEXT_COLD_START,
+    CONTEXT_ITEMS,
+    CONTEXT_LEFT_OUT,
+    CONTEXT_RECALL_PRECISION,
+    CONTEXT_REFRESH_CHECKS,
+    CONTEXT_REFRESHES,
+    CONTEXT_RELEVANCE,
+    CONTEXT_UTILIZATION,
+)
+
+
+def observe_build(response: ContextBuildResponse, assembly: Assembly, *, first: bool) -> None:
+    """Latency per stage, relevance, utilization, items by kind and detail, what was left out."""
+    for stage, milliseconds in response.timings_ms.items():
+        CONTEXT_BUILD_SECONDS.labels(stage).observe(milliseconds / 1000)
+    if first:
+        CONTEXT_COLD_START.set(response.timings_ms["total"] / 1000)
+    if response.relevance is not None:
+        CONTEXT_RELEVANCE.observe(response.relevance)
+    CONTEXT_UTILIZATION.observe(response.totals.utilization)
+    for layer in response.layers:
+        for item in layer.items:
+            CONTEXT_ITEMS.labels(item.kind, item.detail).inc()
+    for excluded in assembly.excluded:
+        CONTEXT_LEFT_OUT.labels(excluded.reason).inc()
+
+
+def observe_refresh(reasons: list[str]) -> None:
+    """One conversation turn checked, and the reasons it was rebuilt for."""
+    CONTEXT_REFRESH_CHECKS.inc()
+    for reason in reasons:
+        CONTEXT_REFRESHES.labels(reason).inc()
+
+
+def observe_feedback(precision: float) -> None:
+    CONTEXT_RECALL_PRECISION.observe(precision)

@@ -1,0 +1,35 @@
+"""Stored context builds: what was asked, what was returned, and the feedback on it."""
+
+import uuid
+from datetime import datetime
+
+from pgvector.sqlalchemy import Vector
+from pydantic import JsonValue
+from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, Text, Uuid, func
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import Base
+
+
+class ContextBuild(Base):
+    """One built context and its manifest, kept so that it can be read, refreshed and rated."""
+
+    __tablename__ = "context_build"
+    __table_args__ = (Index("ix_context_build_agent_created", "agent_id", "created_at"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"), index=True)
+    agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id"))
+    parent_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("context_build.id"))
+    input: Mapped[str] = mapped_column(Text)
+    frame: Mapped[str] = mapped_column(String(64))
+    budget: Mapped[int] = mapped_column(Integer)
+    tokens_used: Mapped[int] = mapped_column(Integer)
+    request: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
+    response: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
+    item_ids: Mapped[list[uuid.UUID]] = mapped_column(ARRAY(Uuid))
+    centroid: Mapped[list[float] | None] = mapped_column(Vector())
+    relevance: Mapped[float | None] = mapped_column(Float)
+    feedback: Mapped[dict[str, JsonValue] | None] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -1,0 +1,72 @@
+"""Composite score of a candidate: relevance first, then frame, recency, outcome, usage, trust."""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from app.context.types import Candidate, Frame, Scored
+
+OUTCOME_BOOST = {"success": 1.2, "partial": 1.0, "failure": 0.8, "pending": 0.9}
+SUPERSEDED_FACTOR = 0.7
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Weights of the composite (seed 009), plus the lexical and adjacency signals."""
+
+    semantic: float = 0.50
+    frame: float = 0.15
+    recency: float = 0.15
+    outcome: float = 0.10
+    usage: float = 0.05
+    confidence: float = 0.05
+    lexical: float = 0.15
+    adjacency: float = 0.10
+    half_life_days: float = 30.0
+
+
+def relevance(candidate: Candidate, top_lexical: float) -> tuple[float, float]:
+    """Semantic similarity (clipped at 0) and the full-text rank relative to the best one."""
+    semantic = max(candidate.semantic or 0.0, 0.0)
+    lexical = candidate.lexical / top_lexical if top_lexical > 0 else 0.0
+    return semantic, lexical
+
+
+def rank(
+    candidates: Sequence[Candidate], frame: Frame, now: datetime, weights: Weights
+) -> list[Scored]:
+    """Score every candidate and sort best first (ties broken by id, so builds are stable)."""
+    top_lexical = max((c.lexical for c in candidates), default=0.0)
+    strength = {c.memory_id: sum(relevance(c, top_lexical)) / 2 for c in candidates}
+    decay = math.log(2) / weights.half_life_days
+    scored = []
+    for candidate in candidates:
+        semantic, lexical = relevance(candidate, top_lexical)
+        age_days = max((now - candidate.occurred_at).total_seconds() / 86400, 0.0)
+        usage = candidate.usage
+        components = {
+            "semantic": semantic,
+            "lexical": lexical,
+            "frame": frame.priorities.get(candidate.kind, 0.5),
+            "recency": math.exp(-decay * age_days),
+            "outcome": OUTCOME_BOOST.get(candidate.outcome or "", 1.0),
+            "usage": min(1.0 + math.log10(usage) * 0.1, 1.5) if usage > 0 else 1.0,
+            "confidence": candidate.confidence if candidate.confidence is not None else 1.0,
+            "adjacency": strength.get(candidate.neighbour_of, 0.0)
+            if candidate.neighbour_of
+            else 0.0,
+        }
+        score = sum(getattr(weights, name) * value for name, value in components.items())
+        if candidate.superseded:
+            score *= SUPERSEDED_FACTOR
+        rounded = {name: round(value, 4) for name, value in components.items()}
+        scored.append(Scored(candidate, round(score, 6), rounded))
+    scored.sort(key=lambda s: (-s.score, str(s.candidate.memory_id)))
+    return scored
+
+
+def is_relevant(scored: Scored, min_similarity: float) -> bool:
+    """Worth a place at all: similar enough, matching words, or next to a strong hit."""
+    parts = scored.components
+    return parts["semantic"] >= min_similarity or parts["lexical"] > 0 or parts["adjacency"] > 0

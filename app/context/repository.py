@@ -1,0 +1,260 @@
+"""SQL of context assembly: hybrid search, neighbouring episodes, censors, calibration, builds."""
+
+import json
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from pgvector.sqlalchemy import Vector
+from pydantic import JsonValue
+from sqlalchemy import Row, bindparam, func, select, text, update
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import Uuid
+
+from app.context.models import ContextBuild
+from app.context.types import Candidate, Censor, FlexibleKind
+from app.core.time import utcnow
+from app.memories.models import Memory
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Retired procedures and facts proven wrong are not searched; superseded facts are, lower.
+_SEARCHABLE = (
+    "NOT (m.kind = 'fact' AND m.state = 'inactive') "
+    "AND NOT (m.kind = 'procedure' AND m.state = 'retired')"
+)
+_COLUMNS = (
+    "m.id, m.kind, m.state, m.micro, m.summary, m.occurred_at, m.confidence, m.outcome, "
+    "m.reference_count + COALESCE((m.fields->>'activation_count')::int, 0) AS usage, "
+    "m.fields->>'name' AS title, m.superseded_by IS NOT NULL AS superseded, m.embedding"
+)
+
+
+def or_query(words_of: str, max_words: int = 32) -> str:
+    """A to_tsquery expression matching any word of the input (PostgreSQL drops stop words)."""
+    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(words_of) if len(w) > 1))
+    return " | ".join(words[:max_words])
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """One hybrid search: the agent, what to match, how many, and the filters."""
+
+    agent_id: uuid.UUID
+    vector: list[float] | None
+    words: str
+    kinds: Sequence[FlexibleKind]
+    metadata: dict[str, JsonValue] | None
+    vector_limit: int
+    text_limit: int
+    exact: bool
+
+
+def _candidate(row: Row[tuple[object, ...]], mapping_extra: dict[str, object]) -> Candidate:
+    data = row._mapping
+    embedding = data["embedding"]
+    return Candidate(
+        memory_id=data["id"],
+        kind=data["kind"],
+        state=data["state"],
+        micro=data["micro"],
+        summary=data["summary"],
+        semantic=float(data["similarity"]) if data["similarity"] is not None else None,
+        lexical=float(data["lexical"] or 0.0),
+        vector_rank=mapping_extra.get("vector_rank"),  # type: ignore[arg-type]
+        text_rank=mapping_extra.get("text_rank"),  # type: ignore[arg-type]
+        occurred_at=data["occurred_at"],
+        confidence=data["confidence"],
+        outcome=data["outcome"],
+        usage=int(data["usage"]),
+        superseded=bool(data["superseded"]),
+        embedding=np.asarray(embedding, dtype=np.float32) if embedding is not None else None,
+        title=data["title"],
+        neighbour_of=mapping_extra.get("neighbour_of"),  # type: ignore[arg-type]
+    )
+
+
+class ContextRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def agent_size(self, agent_id: uuid.UUID) -> int:
+        """How many memories the agent has (picks exact or approximate vector search)."""
+        count = await self.session.scalar(
+            select(func.count()).select_from(Memory).where(Memory.agent_id == agent_id)
+        )
+        return int(count or 0)
+
+    async def search(self, spec: SearchSpec) -> list[Candidate]:
+        """Vector and full-text search in one round trip, scoped to the agent."""
+        tsquery = or_query(spec.words)
+        filters = f"m.agent_id = :agent AND m.kind = ANY(:kinds) AND {_SEARCHABLE}"
+        if spec.metadata:
+            filters += " AND m.metadata @> CAST(:metadata AS jsonb)"
+        ctes, sources = [], []
+        if spec.vector is not None:
+            order = "(m.embedding <=> :q) + 0" if spec.exact else "m.embedding <=> :q"
+            ctes.append(
+                f"vec AS (SELECT m.id, row_number() OVER () AS vector_rank FROM ("
+                f"SELECT m.id FROM memory m WHERE {filters} AND m.embedding IS NOT NULL "
+                f"ORDER BY {order} LIMIT :vector_limit) m)"
+            )
+            sources.append("SELECT id FROM vec")
+        if tsquery:
+            ctes.append(
+                "txt AS (SELECT m.id, ts_rank_cd(m.search_document, query) AS lexical, "
+                "row_number() OVER (ORDER BY ts_rank_cd(m.search_document, query) DESC, m.id) "
+                "AS text_rank FROM memory m, to_tsquery('english', :tsquery) query "
+                f"WHERE {filters} AND m.search_document @@ query "
+                "ORDER BY lexical DESC, m.id LIMIT :text_limit)"
+            )
+            sources.append("SELECT id FROM txt")
+        if not sources:
+            return []
+        similarity = "1 - (m.embedding <=> :q)" if spec.vector is not None else "NULL::float"
+        vector_rank = "vec.vector_rank" if spec.vector is not None else "NULL::bigint"
+        text_cols = (
+            "txt.lexical, txt.text_rank"
+            if tsquery
+            else "NULL::float AS lexical, NULL::bigint AS text_rank"
+        )
+        joins = " ".join(
+            part
+            for part, on in (
+                ("LEFT JOIN vec ON vec.id = m.id", spec.vector is not None),
+                ("LEFT JOIN txt ON txt.id = m.id", bool(tsquery)),
+            )
+            if on
+        )
+        sql = (
+            f"WITH {', '.join(ctes)}, hits AS ({' UNION '.join(sources)}) "
+            f"SELECT {_COLUMNS}, {similarity} AS similarity, {vector_rank} AS vector_rank, "
+            f"{text_cols} FROM hits JOIN memory m ON m.id = hits.id {joins}"
+        )
+        statement = text(sql).columns(embedding=Vector())
+        params: dict[str, object] = {
+            "agent": spec.agent_id,
+            "kinds": list(spec.kinds),
+            "vector_limit": spec.vector_limit,
+            "text_limit": spec.text_limit,
+        }
+        if spec.vector is not None:
+            statement = statement.bindparams(bindparam("q", type_=Vector()))
+            params["q"] = spec.vector
+        if tsquery:
+            params["tsquery"] = tsquery
+        if spec.metadata:
+            params["metadata"] = json.dumps(spec.metadata)
+        if spec.vector is not None and not spec.exact:
+            # pgvector >= 0.8: keep scanning the graph until enough rows pass the filter.
+            await self.session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+        rows = (await self.session.execute(statement, params)).all()
+        return [
+            _candidate(
+                row,
+                {
+                    "vector_rank": row._mapping["vector_rank"],
+                    "text_rank": row._mapping["text_rank"],
+                },
+            )
+            for row in rows
+        ]
+
+    async def neighbours(
+        self,
+        agent_id: uuid.UUID,
+        hit_ids: Sequence[uuid.UUID],
+        vector: list[float] | None,
+        window: int,
+    ) -> list[Candidate]:
+        """Episodes just before and after each hit on the agent's timeline."""
+        if not hit_ids or window <= 0:
+            return []
+        similarity = "1 - (m.embedding <=> :q)" if vector is not None else "NULL::float"
+        side = (
+            "(SELECT m.id FROM memory m WHERE m.agent_id = h.agent_id AND m.kind = 'episode' "
+            "AND (m.occurred_at, m.created_at, m.id) {op} (h.occurred_at, h.created_at, h.id) "
+            "ORDER BY m.occurred_at {dir}, m.created_at {dir}, m.id {dir} LIMIT :window)"
+        )
+        sql = (
+            f"SELECT {_COLUMNS}, {similarity} AS similarity, NULL::float AS lexical, "
+            "h.id AS parent FROM memory h CROSS JOIN LATERAL ("
+            f"{side.format(op='<', dir='DESC')} UNION ALL {side.format(op='>', dir='ASC')}"
+            ") n JOIN memory m ON m.id = n.id WHERE h.id = ANY(:hits) AND h.agent_id = :agent"
+        )
+        statement = (
+            text(sql).columns(embedding=Vector()).bindparams(bindparam("hits", type_=ARRAY(Uuid())))
+        )
+        params: dict[str, object] = {"hits": list(hit_ids), "agent": agent_id, "window": window}
+        if vector is not None:
+            statement = statement.bindparams(bindparam("q", type_=Vector()))
+            params["q"] = vector
+        rows = (await self.session.execute(statement, params)).all()
+        return [_candidate(row, {"neighbour_of": row._mapping["parent"]}) for row in rows]
+
+    async def active_censors(self, agent_id: uuid.UUID, limit: int = 50) -> list[Censor]:
+        rows = await self.session.execute(
+            select(Memory.id, Memory.fields)
+            .where(
+                Memory.agent_id == agent_id,
+                Memory.kind == "censor",
+                Memory.state.in_(("created", "active", "escalated")),
+            )
+            .order_by(Memory.created_at, Memory.id)
+            .limit(limit)
+        )
+        return [
+            Censor(
+                row[0],
+                str(row[1].get("action", "warn")),
+                str(row[1]["trigger_pattern"]),
+                str(row[1]["reason"]),
+            )
+            for row in rows
+        ]
+
+    async def reviewed_decisions(
+        self, agent_id: uuid.UUID, limit: int = 50
+    ) -> list[tuple[float, str]]:
+        rows = await self.session.execute(
+            select(Memory.confidence, Memory.outcome)
+            .where(
+                Memory.agent_id == agent_id, Memory.kind == "decision", Memory.state == "reviewed"
+            )
+            .order_by(Memory.updated_at.desc())
+            .limit(limit)
+        )
+        return [(float(c or 0.0), str(o)) for c, o in rows if o is not None]
+
+    async def add_build(self, build: ContextBuild) -> None:
+        self.session.add(build)
+        await self.session.flush()
+
+    async def get_build(
+        self, tenant_id: uuid.UUID, build_id: uuid.UUID, *, for_update: bool = False
+    ) -> ContextBuild | None:
+        query = select(ContextBuild).where(
+            ContextBuild.id == build_id, ContextBuild.tenant_id == tenant_id
+        )
+        if for_update:
+            query = query.with_for_update()
+        return await self.session.scalar(query)
+
+    async def texts(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
+        """The summary of each memory, to match an LLM reply against."""
+        rows = await self.session.execute(
+            select(Memory.id, Memory.summary).where(Memory.id.in_(memory_ids))
+        )
+        return {row[0]: row[1] for row in rows}
+
+    async def record_references(self, memory_ids: Sequence[uuid.UUID]) -> None:
+        """Count a reference to each memory (feedback and expand)."""
+        if not memory_ids:
+            return
+        await self.session.execute(
+            update(Memory)
+            .where(Memory.id.in_(memory_ids))
+            .values(reference_count=Memory.reference_count + 1, last_referenced_at=utcnow())
+        )

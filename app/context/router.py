@@ -1,0 +1,63 @@
+"""HTTP routes of context assembly."""
+
+import uuid
+
+from fastapi import APIRouter
+
+from app.context import feedback, refresh, service
+from app.context.dependencies import Engine
+from app.context.schemas import (
+    ContextBuildRequest,
+    ContextBuildResponse,
+    ContextExpandRequest,
+    ContextFeedback,
+    ContextFeedbackResponse,
+    ContextRefreshRequest,
+    ContextRefreshResponse,
+)
+from app.core.db import DbSession
+from app.memories.dependencies import MemoryCtx
+from app.memories.schemas import MemoryRead
+from app.tenants.dependencies import CurrentTenant
+
+router = APIRouter(prefix="/context", tags=["context"])
+
+
+@router.post("/build")
+async def build_context(
+    body: ContextBuildRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
+) -> ContextBuildResponse:
+    """Build the context for an input: the text for the system prompt and its manifest."""
+    return await service.build_context(session, engine, tenant, body)
+
+
+@router.post("/refresh")
+async def refresh_context(
+    body: ContextRefreshRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
+) -> ContextRefreshResponse:
+    """Check a context against the next input; rebuild it when the conversation moved on."""
+    return await refresh.refresh_context(session, engine, tenant, body)
+
+
+@router.post("/expand")
+async def expand_memory(
+    body: ContextExpandRequest, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
+) -> MemoryRead:
+    """The full record of a memory in a context; counts as a reference to it."""
+    return await feedback.expand_memory(session, ctx, tenant, body)
+
+
+@router.get("/{context_id}")
+async def get_context(
+    context_id: uuid.UUID, session: DbSession, tenant: CurrentTenant
+) -> ContextBuildResponse:
+    """A stored build, with its manifest."""
+    return await service.read_build(session, tenant, context_id)
+
+
+@router.post("/{context_id}/feedback")
+async def context_feedback(
+    context_id: uuid.UUID, body: ContextFeedback, session: DbSession, tenant: CurrentTenant
+) -> ContextFeedbackResponse:
+    """Tell which loaded memories the LLM used (ids, or its reply); feeds recall precision."""
+    return await feedback.record_feedback(session, tenant, context_id, body)

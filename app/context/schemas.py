@@ -1,0 +1,188 @@
+"""Request and response bodies of the context API."""
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+from app.context.types import Detail, FlexibleKind
+from app.core.text import NoNul, NoNulJson
+
+FrameName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
+AgentRef = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]
+InputText = Annotated[str, Field(min_length=1, max_length=50_000), NoNul]
+
+
+class ContextBuildRequest(BaseModel):
+    """What the agent is about to answer, and the limits of the context for it."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "agent_id": "newton",
+                    "input": "Should we use Redis for caching in Newton?",
+                    "budget": 2000,
+                    "model": "gpt-4o",
+                }
+            ]
+        },
+    )
+
+    agent_id: AgentRef
+    input: InputText
+    frame: FrameName | None = Field(
+        default=None, description="Use this frame instead of selecting one from the input."
+    )
+    budget: Annotated[int, Field(ge=1, le=1_000_000)] | None = Field(
+        default=None, description="Hard token limit; else the frame's budget, else the agent's."
+    )
+    model: Annotated[str, Field(min_length=1, max_length=100), NoNul] | None = Field(
+        default=None, description="Target model: its tokenizer counts the budget."
+    )
+    now: AwareDatetime | None = Field(
+        default=None, description="Reference time for recency; defaults to the server clock."
+    )
+    kinds: list[FlexibleKind] | None = Field(
+        default=None, description="Only these kinds of memory in the relevant layers."
+    )
+    metadata: Annotated[dict[str, JsonValue], NoNulJson] | None = Field(
+        default=None, description="Only memories whose metadata contains this JSON object."
+    )
+    session_id: Annotated[str, Field(max_length=200), NoNul] | None = Field(
+        default=None, description="Reserved for conversation history; accepted and recorded."
+    )
+
+
+class ScoreParts(BaseModel):
+    semantic: float
+    lexical: float
+    frame: float
+    recency: float
+    outcome: float
+    usage: float
+    confidence: float
+    adjacency: float
+
+
+class ContextItem(BaseModel):
+    memory_id: uuid.UUID
+    kind: FlexibleKind
+    detail: Detail
+    tokens: int
+    score: float
+    components: ScoreParts
+
+
+class LayerRead(BaseModel):
+    """A layer: its share of the budget, what it used, and what it holds."""
+
+    name: str
+    budget: int
+    used: int
+    items: list[ContextItem]
+
+
+class LeftOut(BaseModel):
+    """A candidate that did not make it, and why."""
+
+    memory_id: uuid.UUID
+    kind: FlexibleKind
+    reason: Literal["budget", "score", "duplicate"]
+    score: float
+
+
+class FrameRead(BaseModel):
+    name: str
+    confidence: float
+    source: Literal["requested", "selected"]
+    scores: dict[str, float]
+
+
+class Totals(BaseModel):
+    budget: int
+    budget_source: Literal["request", "frame", "agent"]
+    used: int
+    utilization: float
+    encoding: str
+    candidates: int
+
+
+class ContextBuildResponse(BaseModel):
+    """The context to put in the system prompt, and the manifest that explains it."""
+
+    context_id: uuid.UUID
+    agent_id: str
+    context: str
+    frame: FrameRead
+    layers: list[LayerRead]
+    left_out: list[LeftOut]
+    totals: Totals
+    relevance: float | None = Field(description="Mean similarity of the loaded memories.")
+    timings_ms: dict[str, float]
+    created_at: datetime
+    parent_id: uuid.UUID | None = None
+
+
+class ContextRefreshRequest(BaseModel):
+    """The conversation moved on: does the context still fit?"""
+
+    model_config = ConfigDict(extra="forbid")
+
+    context_id: uuid.UUID
+    input: InputText
+    decision_point: bool = Field(
+        default=False, description="The agent is about to act: rebuild for the decision."
+    )
+    budget: Annotated[int, Field(ge=1, le=1_000_000)] | None = Field(
+        default=None,
+        description="The room left now; a context that no longer fits is rebuilt smaller.",
+    )
+
+
+RefreshReason = Literal["frame_switch", "topic_drift", "decision_point", "token_pressure"]
+
+
+class ContextDelta(BaseModel):
+    added: list[uuid.UUID]
+    removed: list[uuid.UUID]
+
+
+class ContextRefreshResponse(BaseModel):
+    refreshed: bool
+    reasons: list[RefreshReason]
+    similarity: float | None = Field(description="Of the new input to the built context.")
+    frame: str = Field(description="The frame the new input selects.")
+    build: ContextBuildResponse | None
+    delta: ContextDelta | None
+
+
+class ContextExpandRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    memory_id: uuid.UUID
+    context_id: uuid.UUID | None = None
+
+
+class ContextFeedback(BaseModel):
+    """Which loaded memories the LLM used: their ids, or its reply to work them out from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    used_memory_ids: list[uuid.UUID] | None = Field(default=None, max_length=1000)
+    reply: Annotated[str, Field(max_length=200_000), NoNul] | None = None
+
+    @model_validator(mode="after")
+    def _one_of_them(self) -> "ContextFeedback":
+        if (self.used_memory_ids is None) == (self.reply is None):
+            raise ValueError("send either used_memory_ids or reply")
+        return self
+
+
+class ContextFeedbackResponse(BaseModel):
+    context_id: uuid.UUID
+    referenced: list[uuid.UUID]
+    included: int
+    precision: float

@@ -1,0 +1,304 @@
+"""Context builds: select the frame, search, rank, fill the layers, store the manifest."""
+
+import time
+import uuid
+from datetime import datetime
+
+import numpy as np
+import structlog
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.agents.models import Agent
+from app.agents.service import get_agent
+from app.context import metrics
+from app.context.assembly import Assembly, FixedContent, Rules, assemble
+from app.context.budget import BudgetPlan, plan_budget
+from app.context.calibration import calibrate
+from app.context.engine import ContextEngine
+from app.context.frames import effective_frames
+from app.context.models import ContextBuild
+from app.context.ranking import rank
+from app.context.rendering import identity_text, working_memory_text
+from app.context.repository import ContextRepository, SearchSpec
+from app.context.schemas import (
+    ContextBuildRequest,
+    ContextBuildResponse,
+    ContextItem,
+    FrameRead,
+    LayerRead,
+    LeftOut,
+    ScoreParts,
+    Totals,
+)
+from app.context.types import FLEXIBLE_KINDS, Candidate, FrameChoice, Vector
+from app.core.errors import InvalidInput, NotFound
+from app.core.time import utcnow
+from app.providers.errors import ProviderError
+from app.tenants.models import Tenant
+
+log = structlog.get_logger(__name__)
+_LEFT_OUT_SHOWN = 50
+
+
+class _Clock:
+    """Milliseconds spent in each stage of one build."""
+
+    def __init__(self) -> None:
+        self.started = self.mark = time.perf_counter()
+        self.stages: dict[str, float] = {}
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.stages[stage] = round((now - self.mark) * 1000, 3)
+        self.mark = now
+
+    def total(self) -> float:
+        return round((time.perf_counter() - self.started) * 1000, 3)
+
+
+async def embed_input(engine: ContextEngine, text: str) -> Vector | None:
+    """The input's embedding; None when the provider fails, so words alone still find memories."""
+    try:
+        (vector,) = await engine.providers.embedder.embed([text])
+    except ProviderError as exc:
+        log.warning("context.embedding_unavailable", error=str(exc))
+        return None
+    return np.asarray(vector, dtype=np.float32)
+
+
+async def choose_frame(
+    engine: ContextEngine, agent: Agent, text: str, vector: Vector | None, requested: str | None
+) -> FrameChoice:
+    """The requested frame, or the one the input selects among the agent's frames."""
+    frames = effective_frames(agent.frames)
+    if requested is not None and requested not in frames:
+        raise InvalidInput(
+            f"Frame '{requested}' does not exist for agent '{agent.name}'.",
+            loc=["body", "frame"],
+            allowed_frames=sorted(frames),
+        )
+    return await engine.selector.choose(text, vector, frames, requested)
+
+
+async def _candidates(
+    repository: ContextRepository,
+    engine: ContextEngine,
+    agent: Agent,
+    request: ContextBuildRequest,
+    vector: Vector | None,
+) -> list[Candidate]:
+    settings = engine.settings
+    size = engine.cached_size(agent.id)
+    if size is None:
+        size = await repository.agent_size(agent.id)
+        engine.remember_size(agent.id, size)
+    query = vector.tolist() if vector is not None else None
+    found = await repository.search(
+        SearchSpec(
+            agent_id=agent.id,
+            vector=query,
+            words=request.input,
+            kinds=request.kinds or FLEXIBLE_KINDS,
+            metadata=request.metadata,
+            vector_limit=settings.vector_candidates,
+            text_limit=settings.text_candidates,
+            exact=size <= settings.exact_search_max_memories,
+        )
+    )
+    episodes = [c for c in found if c.kind == "episode"]
+    if not episodes or settings.neighbour_hits == 0 or request.metadata:
+        return found
+    top_lexical = max((c.lexical for c in episodes), default=0.0) or 1.0
+    strong = sorted(episodes, key=lambda c: -((c.semantic or 0.0) + c.lexical / top_lexical))
+    neighbours = await repository.neighbours(
+        agent.id,
+        [c.memory_id for c in strong[: settings.neighbour_hits]],
+        query,
+        settings.neighbour_window,
+    )
+    known = {c.memory_id for c in found}
+    for neighbour in neighbours:
+        if neighbour.memory_id not in known:
+            known.add(neighbour.memory_id)
+            found.append(neighbour)
+    return found
+
+
+def _centroid(vector: Vector | None, assembly: Assembly) -> list[float] | None:
+    vectors = [i.scored.candidate.embedding for layer in assembly.layers for i in layer.items]
+    parts = [v for v in [vector, *vectors] if v is not None]
+    if not parts:
+        return None
+    mean = np.mean(np.stack(parts), axis=0)
+    norm = float(np.linalg.norm(mean))
+    return (mean / norm).tolist() if norm > 0 else None
+
+
+def _response(
+    build_id: uuid.UUID,
+    agent: Agent,
+    assembly: Assembly,
+    choice: FrameChoice,
+    plan: BudgetPlan,
+    encoding: str,
+    candidates: int,
+    clock: _Clock,
+    created_at: datetime,
+    parent_id: uuid.UUID | None,
+) -> ContextBuildResponse:
+    included = [item for layer in assembly.layers for item in layer.items]
+    similarities = [
+        i.scored.components["semantic"] for i in included if i.scored.candidate.semantic is not None
+    ]
+    return ContextBuildResponse(
+        context_id=build_id,
+        agent_id=agent.name,
+        context=assembly.text,
+        frame=FrameRead(
+            name=choice.frame.name,
+            confidence=choice.confidence,
+            source=choice.source,
+            scores=choice.scores,
+        ),
+        layers=[
+            LayerRead(
+                name=layer.name,
+                budget=layer.budget,
+                used=layer.used,
+                items=[
+                    ContextItem(
+                        memory_id=i.scored.candidate.memory_id,
+                        kind=i.scored.candidate.kind,
+                        detail=i.detail,
+                        tokens=i.tokens,
+                        score=i.scored.score,
+                        components=ScoreParts(**i.scored.components),
+                    )
+                    for i in layer.items
+                ],
+            )
+            for layer in assembly.layers
+        ],
+        left_out=[
+            LeftOut(
+                memory_id=e.scored.candidate.memory_id,
+                kind=e.scored.candidate.kind,
+                reason=e.reason,
+                score=e.scored.score,
+            )
+            for e in assembly.excluded[:_LEFT_OUT_SHOWN]
+        ],
+        totals=Totals(
+            budget=plan.total,
+            budget_source=plan.source,
+            used=assembly.tokens,
+            utilization=round(assembly.tokens / plan.total, 4),
+            encoding=encoding,
+            candidates=candidates,
+        ),
+        relevance=round(float(np.mean(similarities)), 4) if similarities else None,
+        timings_ms={**clock.stages, "total": clock.total()},
+        created_at=created_at,
+        parent_id=parent_id,
+    )
+
+
+async def build_context(
+    session: AsyncSession,
+    engine: ContextEngine,
+    tenant: Tenant,
+    request: ContextBuildRequest,
+    *,
+    parent_id: uuid.UUID | None = None,
+) -> ContextBuildResponse:
+    """Build the context for one input and store its manifest."""
+    clock = _Clock()
+    agent = await get_agent(session, tenant, request.agent_id)
+    tokens = engine.providers.tokens
+    encoding = tokens.encoding_for_model(request.model or agent.model)
+    vector = await embed_input(engine, request.input)
+    clock.lap("embed")
+    choice = await choose_frame(engine, agent, request.input, vector, request.frame)
+    plan = plan_budget(
+        request.budget,
+        choice.frame.default_budget,
+        agent.default_budget,
+        engine.settings.default_budget,
+        request.input,
+    )
+    clock.lap("frame")
+    repository = ContextRepository(session)
+    candidates = await _candidates(repository, engine, agent, request, vector)
+    censors = await repository.active_censors(agent.id)
+    calibration = calibrate(await repository.reviewed_decisions(agent.id))
+    clock.lap("search")
+    ranked = rank(candidates, choice.frame, request.now or utcnow(), engine.weights)
+    clock.lap("rank")
+    content = FixedContent(
+        identity=identity_text(agent.identity),
+        censors=censors,
+        frame=choice.frame,
+        working_memory=working_memory_text(agent.working_memory),
+        calibration=calibration.note if calibration else None,
+    )
+    rules = Rules(engine.settings.min_similarity, engine.settings.duplicate_similarity)
+    assembly = assemble(
+        tokens.bound(encoding),
+        plan.total,
+        content,
+        ranked,
+        flexible_scale=plan.flexible_scale,
+        rules=rules,
+    )
+    clock.lap("assemble")
+    build_id, created_at = uuid.uuid4(), utcnow()
+    response = _response(
+        build_id,
+        agent,
+        assembly,
+        choice,
+        plan,
+        encoding,
+        len(candidates),
+        clock,
+        created_at,
+        parent_id,
+    )
+    # The stored manifest has every stage but its own storing; the response adds that too.
+    await repository.add_build(
+        ContextBuild(
+            id=build_id,
+            tenant_id=tenant.id,
+            agent_id=agent.id,
+            parent_id=parent_id,
+            input=request.input,
+            frame=choice.frame.name,
+            budget=plan.total,
+            tokens_used=assembly.tokens,
+            request=request.model_dump(mode="json"),
+            response=response.model_dump(mode="json"),
+            item_ids=included_ids(response),
+            centroid=_centroid(vector, assembly),
+            relevance=response.relevance,
+            created_at=created_at,
+        )
+    )
+    clock.lap("store")
+    response.timings_ms = {**clock.stages, "total": clock.total()}
+    metrics.observe_build(response, assembly, first=not engine.served_first_build)
+    engine.served_first_build = True
+    return response
+
+
+async def read_build(
+    session: AsyncSession, tenant: Tenant, context_id: uuid.UUID
+) -> ContextBuildResponse:
+    """A stored build, as it was returned."""
+    build = await ContextRepository(session).get_build(tenant.id, context_id)
+    if build is None:
+        raise NotFound(f"Context {context_id} does not exist.")
+    return ContextBuildResponse.model_validate(build.response)
+
+
+def included_ids(response: ContextBuildResponse) -> list[uuid.UUID]:
+    return [item.memory_id for layer in response.layers for item in layer.items]

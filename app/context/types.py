@@ -1,0 +1,90 @@
+"""Plain data passed between the stages of context assembly (no I/O, no ORM objects)."""
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+FlexibleKind = Literal["decision", "fact", "procedure", "episode"]
+FLEXIBLE_KINDS: tuple[FlexibleKind, ...] = ("decision", "fact", "procedure", "episode")
+Detail = Literal["summary", "micro"]
+Vector = NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A way of approaching an input: what to consider and which kinds of memory matter."""
+
+    name: str
+    description: str
+    questions: tuple[str, ...]
+    priorities: dict[FlexibleKind, float]
+    default_budget: int
+    examples: tuple[str, ...] = ()
+    cues: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FrameChoice:
+    """The selected frame, how sure the selector is, and every frame's score."""
+
+    frame: Frame
+    confidence: float
+    scores: dict[str, float]
+    source: Literal["requested", "selected"]
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How well the agent's stated confidence matched the outcomes of its reviewed decisions."""
+
+    reviewed: int
+    accuracy: float
+    brier: float
+    bias: float  # mean confidence minus accuracy: > 0 overconfident, < 0 underconfident
+    note: str
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A memory found by the search, with what ranking and rendering need."""
+
+    memory_id: uuid.UUID
+    kind: FlexibleKind
+    state: str
+    micro: str
+    summary: str
+    semantic: float | None  # cosine similarity to the input; None before it is embedded
+    lexical: float  # full-text rank, 0 when the words do not match
+    vector_rank: int | None  # 1-based rank in the vector search
+    text_rank: int | None  # 1-based rank in the full-text search
+    occurred_at: datetime
+    confidence: float | None = None
+    outcome: str | None = None
+    usage: int = 0  # references from feedback plus recorded activations
+    superseded: bool = False
+    embedding: Vector | None = None
+    title: str | None = None  # a procedure's name
+    neighbour_of: uuid.UUID | None = None  # found next to a strong episode hit
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate with its composite score and the components it is made of."""
+
+    candidate: Candidate
+    score: float
+    components: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Censor:
+    """An active constraint: always in context while it fits."""
+
+    memory_id: uuid.UUID
+    action: str
+    pattern: str
+    reason: str

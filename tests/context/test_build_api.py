@@ -1,0 +1,203 @@
+"""POST /context/build: the seed's Redis example, the manifest, and the hard budget."""
+
+from typing import Any
+
+import httpx
+
+from app.providers.container import Providers
+from app.providers.tokenizer import EncodingName
+from tests.factories import Tenancy, fact, put_agent, write
+
+QUESTION = "Should we use Redis for caching in Newton?"
+
+
+async def build(client: httpx.AsyncClient, tenancy: Tenancy, **body: Any) -> dict[str, Any]:
+    response = await client.post(
+        "/context/build", headers=tenancy.headers, json={"agent_id": "newton", **body}
+    )
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def included(result: dict[str, Any]) -> set[str]:
+    return {item["memory_id"] for layer in result["layers"] for item in layer["items"]}
+
+
+async def test_redis_question_gets_the_seed_context(
+    client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any], providers: Providers
+) -> None:
+    result = await build(client, tenancy, input=QUESTION, budget=4000)
+    context = result["context"]
+    headers = [line for line in context.split("\n") if line.startswith("## ")]
+    assert headers == [
+        "## Identity",
+        "## Active Constraints",
+        "## Current Approach: Decision",
+        "## Current Focus",
+        "## Relevant Past Decisions",
+        "## Known Information",
+        "## Procedures",
+        "## Past Experience",
+        "## Note",
+    ]
+    assert context.startswith("## Identity\nNewton agent. Analytical, cautious, curious.")
+    assert (
+        "- BLOCK: Don't add infrastructure without evaluating operational cost — learned "
+        "from over-engineering incidents"
+    ) in context
+    assert "Recent accuracy: 100%." in context
+    assert result["frame"]["name"] == "decision"
+    assert result["frame"]["source"] == "selected"
+    chosen = included(result)
+    assert newton["Redis adds a separate service to manage, monitor, and back up."] in chosen
+    assert newton["Chose Postgres UNLOGGED tables over Redis for the session cache"] in chosen
+    celsius = newton["Tim prefers Celsius, not Fahrenheit."]
+    assert celsius not in chosen
+    assert {"memory_id": celsius, "kind": "fact", "reason": "score"}.items() <= next(
+        item for item in result["left_out"] if item["memory_id"] == celsius
+    ).items()
+    totals = result["totals"]
+    assert totals["used"] == providers.tokens.count(context, "o200k_base") <= 4000
+    assert totals["encoding"] == "o200k_base"
+    assert totals["budget_source"] == "request"
+    item = result["layers"][4]["items"][0]
+    assert set(item["components"]) == {
+        "semantic",
+        "lexical",
+        "frame",
+        "recency",
+        "outcome",
+        "usage",
+        "confidence",
+        "adjacency",
+    }
+    assert set(result["timings_ms"]) >= {
+        "embed",
+        "frame",
+        "search",
+        "rank",
+        "assemble",
+        "store",
+        "total",
+    }
+
+
+async def test_stored_build_is_readable_by_its_tenant_only(
+    client: httpx.AsyncClient, tenancy: Tenancy, other_tenancy: Tenancy, newton: dict[str, Any]
+) -> None:
+    result = await build(client, tenancy, input=QUESTION)
+    stored = await client.get(f"/context/{result['context_id']}", headers=tenancy.headers)
+    assert stored.status_code == 200
+    assert stored.json()["context"] == result["context"]
+    assert stored.json()["layers"] == result["layers"]
+    hidden = await client.get(f"/context/{result['context_id']}", headers=other_tenancy.headers)
+    assert hidden.status_code == 404
+    other = await client.post(
+        "/context/build",
+        headers=other_tenancy.headers,
+        json={"agent_id": "newton", "input": QUESTION},
+    )
+    assert other.status_code == 404
+
+
+async def test_budget_counts_with_the_target_models_tokenizer(
+    client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any], providers: Providers
+) -> None:
+    cases: list[tuple[str, EncodingName]] = [
+        ("gpt-4", "cl100k_base"),
+        ("gpt-4o-mini", "o200k_base"),
+    ]
+    for model, encoding in cases:
+        result = await build(client, tenancy, input=QUESTION, budget=300, model=model)
+        assert result["totals"]["encoding"] == encoding
+        assert providers.tokens.count(result["context"], encoding) == result["totals"]["used"]
+        assert result["totals"]["used"] <= 300
+
+
+async def test_tiny_budget_keeps_identity_and_constraints_last(
+    client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
+) -> None:
+    result = await build(client, tenancy, input=QUESTION, budget=60)
+    assert result["totals"]["used"] <= 60
+    assert result["context"].startswith("## Identity")
+    assert "## Note" not in result["context"]
+    nothing = await build(client, tenancy, input=QUESTION, budget=1)
+    assert nothing["context"] == ""
+    assert nothing["totals"]["used"] == 0
+
+
+async def test_default_budget_comes_from_the_frame(
+    client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
+) -> None:
+    result = await build(client, tenancy, input=QUESTION)
+    assert result["totals"]["budget"] == 12000
+    assert result["totals"]["budget_source"] == "frame"
+    forced = await build(client, tenancy, input=QUESTION, frame="conversation")
+    assert (forced["frame"]["name"], forced["frame"]["confidence"]) == ("conversation", 1.0)
+    assert forced["totals"]["budget"] == 3000
+
+
+async def test_unknown_frame_is_422_with_the_known_ones(
+    client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
+) -> None:
+    response = await client.post(
+        "/context/build",
+        headers=tenancy.headers,
+        json={"agent_id": "newton", "input": "x", "frame": "nope"},
+    )
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["loc"] == ["body", "frame"]
+    assert "decision" in response.json()["allowed_frames"]
+
+
+async def test_memory_without_embedding_is_found_by_its_words(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    memory = await write(client, tenancy, fact("The staging cluster runs on Hetzner machines."))
+    result = await build(client, tenancy, input="Where does the staging cluster run?", budget=500)
+    assert memory["id"] in included(result)
+    item = next(
+        i for layer in result["layers"] for i in layer["items"] if i["memory_id"] == memory["id"]
+    )
+    assert item["components"]["lexical"] == 1.0
+    assert item["components"]["semantic"] == 0.0
+
+
+async def test_filters_by_kind_and_metadata(
+    client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
+) -> None:
+    only_facts = await build(client, tenancy, input=QUESTION, kinds=["fact"])
+    kinds = {i["kind"] for layer in only_facts["layers"] for i in layer["items"]}
+    assert kinds == {"fact"}
+    tagged = await write(
+        client, tenancy, fact("Redis cluster costs 40 EUR a month.", metadata={"topic": "cost"})
+    )
+    by_meta = await build(client, tenancy, input=QUESTION, metadata={"topic": "cost"})
+    assert included(by_meta) == {tagged["id"]}
+
+
+async def test_paraphrases_are_not_loaded_twice(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Any
+) -> None:
+    await put_agent(client, tenancy)
+    first = await write(client, tenancy, fact("Redis is our cache for session data."))
+    second = await write(client, tenancy, fact("Redis is our cache for session data!"))
+    await worker.drain()
+    result = await build(client, tenancy, input="What do we use Redis for?", budget=1000)
+    assert len(included(result) & {first["id"], second["id"]}) == 1
+    assert "duplicate" in {item["reason"] for item in result["left_out"]}
+
+
+async def test_bad_build_requests_are_422(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
+    for body in (
+        {"agent_id": "newton"},
+        {"agent_id": "newton", "input": ""},
+        {"agent_id": "newton", "input": "x", "budget": 0},
+        {"agent_id": "newton", "input": "x", "kinds": ["censor"]},
+        {"agent_id": "newton", "input": "x", "now": "yesterday"},
+        {"agent_id": "bad id", "input": "x"},
+    ):
+        response = await client.post("/context/build", headers=tenancy.headers, json=body)
+        assert response.status_code == 422, body
