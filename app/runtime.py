@@ -68,6 +68,11 @@ def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:
     return handlers
 
 
+def _report_worker_exit(task: "asyncio.Task[None]") -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("worker.died", error=repr(error), exc_info=error)
+
+
 @dataclass
 class Runtime:
     """The running parts of one process."""
@@ -96,6 +101,7 @@ async def start_runtime(
             return
         stop = asyncio.Event()
         task = asyncio.create_task(worker.run(database.engine, stop), name="worker")
+        task.add_done_callback(_report_worker_exit)
         try:
             yield runtime
         finally:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psutil  # type: ignore[import-untyped]
+import psutil
 import pytest
 
 from tests.factories import fact

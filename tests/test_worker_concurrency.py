@@ -172,7 +172,7 @@ async def test_a_worker_skips_jobs_another_transaction_holds_instead_of_waiting(
     held = database.sessionmaker()
     try:
         await held.begin()
-        holder = await JobRepository(held).claim("holder", 4, timedelta(minutes=5))
+        holder = await JobRepository(held).claim("holder", "embed", 4, timedelta(minutes=5))
         assert len(holder) == 4
         # Blocking on those locks would hang here; SKIP LOCKED takes the other four at once.
         taken = await asyncio.wait_for(worker.drain(), timeout=10)

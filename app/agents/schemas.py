@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.text import NoNul
+from app.core.fields import Label, Line, NoNul
 
 AgentName = Annotated[
     str,
@@ -16,8 +16,6 @@ AgentName = Annotated[
         examples=["support-bot"],
     ),
 ]
-Line = Annotated[str, Field(min_length=1, max_length=2000), NoNul]
-Label = Annotated[str, Field(min_length=1, max_length=200), NoNul]
 
 
 class Identity(BaseModel):

@@ -4,10 +4,10 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.context.types import Detail, FlexibleKind
-from app.core.text import NoNul, NoNulJson
+from app.core.fields import JsonObject, NoNul, Timestamp
 
 FrameName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
 AgentRef = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]
@@ -42,13 +42,13 @@ class ContextBuildRequest(BaseModel):
     model: Annotated[str, Field(min_length=1, max_length=100), NoNul] | None = Field(
         default=None, description="Target model: its tokenizer counts the budget."
     )
-    now: AwareDatetime | None = Field(
+    now: Timestamp | None = Field(
         default=None, description="Reference time for recency; defaults to the server clock."
     )
     kinds: list[FlexibleKind] | None = Field(
         default=None, description="Only these kinds of memory in the relevant layers."
     )
-    metadata: Annotated[dict[str, JsonValue], NoNulJson] | None = Field(
+    metadata: JsonObject | None = Field(
         default=None, description="Only memories whose metadata contains this JSON object."
     )
     session_id: Annotated[str, Field(max_length=200), NoNul] | None = Field(

@@ -21,7 +21,9 @@ class EmbeddingSettings(BaseModel):
 
     provider: Literal["local", "openai"] = "local"
     model: str = "all-MiniLM-L6-v2"
-    dimensions: int = Field(default=384, ge=1, le=16000)
+    dimensions: int = Field(
+        default=384, ge=1, le=2000, description="pgvector's HNSW index takes at most 2,000."
+    )
     base_url: str | None = None
     api_key: SecretStr | None = None
     timeout_seconds: float = Field(default=30.0, gt=0)

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 from http import HTTPStatus
 
+import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -10,6 +11,7 @@ from pydantic import JsonValue
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 PROBLEM_JSON = "application/problem+json"
+log = structlog.get_logger(__name__)
 
 
 class DomainError(Exception):
@@ -97,8 +99,19 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return problem_response(exc.status_code, title, str(exc.detail), request.url.path)
 
 
+async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("request.failed", path=request.url.path)
+    return problem_response(
+        500,
+        "Internal server error",
+        "The service failed to handle this request; it has been logged. Retrying may help.",
+        request.url.path,
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Render domain, validation and routing errors as problem+json."""
+    """Render domain, validation, routing and unexpected errors as problem+json."""
+    app.add_exception_handler(Exception, _unexpected_error)
     app.add_exception_handler(DomainError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

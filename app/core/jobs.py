@@ -67,6 +67,7 @@ class ClaimedJob:
     """A job this worker holds until it reports the outcome."""
 
     job_id: int
+    worker_id: str
     task: Task
     memory_id: uuid.UUID
     attempts: int
@@ -100,14 +101,17 @@ class JobRepository:
         )
         await self.session.execute(select(func.pg_notify(NOTIFY_CHANNEL, task)))
 
-    async def claim(self, worker_id: str, limit: int, stale_after: timedelta) -> list[ClaimedJob]:
-        """Take up to `limit` due jobs (and jobs of crashed workers) that nobody else holds."""
+    async def claim(
+        self, worker_id: str, task: str, limit: int, stale_after: timedelta
+    ) -> list[ClaimedJob]:
+        """Take up to `limit` due jobs of a task (and crashed workers' ones) nobody else holds."""
         now = utcnow()
         due = (
             select(Job.id)
             .where(
+                Job.task == task,
                 ((Job.state == "queued") & (Job.run_after <= now))
-                | ((Job.state == "running") & (Job.locked_at < now - stale_after))
+                | ((Job.state == "running") & (Job.locked_at < now - stale_after)),
             )
             .order_by(Job.id)
             .limit(limit)
@@ -126,16 +130,26 @@ class JobRepository:
             )
             .returning(Job.id, Job.task, Job.memory_id, Job.attempts, Job.max_attempts)
         )
-        return [ClaimedJob(r.id, r.task, r.memory_id, r.attempts, r.max_attempts) for r in rows]
+        return [
+            ClaimedJob(r.id, worker_id, r.task, r.memory_id, r.attempts, r.max_attempts)
+            for r in rows
+        ]
 
-    async def complete(self, job_ids: Sequence[int]) -> None:
-        """Mark jobs done."""
+    async def complete(self, jobs: Sequence[ClaimedJob]) -> None:
+        """Mark jobs done, unless another worker has taken them over meanwhile."""
         now = utcnow()
-        await self.session.execute(
-            update(Job)
-            .where(Job.id.in_(job_ids))
-            .values(state="done", finished_at=now, updated_at=now, locked_at=None, last_error=None)
-        )
+        for worker_id in {job.worker_id for job in jobs}:
+            await self.session.execute(
+                update(Job)
+                .where(
+                    Job.id.in_([j.job_id for j in jobs if j.worker_id == worker_id]),
+                    Job.locked_by == worker_id,
+                    Job.state == "running",
+                )
+                .values(
+                    state="done", finished_at=now, updated_at=now, locked_at=None, last_error=None
+                )
+            )
 
     async def retry_or_fail(
         self, job: ClaimedJob, error: str, *, base_seconds: float, max_seconds: float
@@ -154,7 +168,11 @@ class JobRepository:
             state = "queued"
             delay = min(base_seconds * 2 ** (job.attempts - 1), max_seconds)
             values.update(state=state, run_after=now + timedelta(seconds=delay))
-        await self.session.execute(update(Job).where(Job.id == job.job_id).values(values))
+        await self.session.execute(
+            update(Job)
+            .where(Job.id == job.job_id, Job.locked_by == job.worker_id, Job.state == "running")
+            .values(values)
+        )
         return state
 
     async def for_memories(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[Job]]:

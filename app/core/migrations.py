@@ -29,6 +29,9 @@ async def upgrade(engine: AsyncEngine, dimensions: int) -> None:
         try:
             await connection.run_sync(_upgrade, dimensions)
             await connection.commit()
+        except BaseException:
+            await connection.rollback()  # so that the unlock below runs and the cause shows
+            raise
         finally:
             await connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _LOCK_KEY})
             await connection.commit()

@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Protocol
 
 import structlog
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.core.config import WorkerSettings
 from app.core.jobs import NOTIFY_CHANNEL, ClaimedJob, JobRepository
@@ -46,31 +46,29 @@ class Worker:
         self._wake = asyncio.Event()
 
     async def run_once(self) -> int:
-        """Claim one batch of due jobs and run it; returns how many jobs it took."""
-        async with self.sessionmaker.begin() as session:
-            claimed = await JobRepository(session).claim(
-                self.worker_id,
-                self.settings.batch_size,
-                timedelta(seconds=self.settings.stale_after_seconds),
-            )
-        by_task: dict[str, list[ClaimedJob]] = {}
-        for job in claimed:
-            by_task.setdefault(job.task, []).append(job)
-        for task, jobs in by_task.items():
-            handler = self.handlers.get(task)
-            size = handler.batch_size if handler else len(jobs)
-            for start in range(0, len(jobs), size):
-                await self._run_batch(handler, task, jobs[start : start + size])
-        return len(claimed)
+        """Claim one batch of each task this process handles and run it; returns jobs taken.
 
-    async def _run_batch(
-        self, handler: Handler | None, task: str, jobs: Sequence[ClaimedJob]
-    ) -> None:
+        Claims are as large as the handler's batch, so nothing claimed waits behind other work
+        long enough to look abandoned to another worker.
+        """
+        taken = 0
+        for task, handler in self.handlers.items():
+            async with self.sessionmaker.begin() as session:
+                jobs = await JobRepository(session).claim(
+                    self.worker_id,
+                    task,
+                    min(handler.batch_size, self.settings.batch_size),
+                    timedelta(seconds=self.settings.stale_after_seconds),
+                )
+            if jobs:
+                await self._run_batch(handler, task, jobs)
+                taken += len(jobs)
+        return taken
+
+    async def _run_batch(self, handler: Handler, task: str, jobs: Sequence[ClaimedJob]) -> None:
         started = time.perf_counter()
         structlog.contextvars.bind_contextvars(job_ids=[job.job_id for job in jobs])
         try:
-            if handler is None:
-                raise ProviderError(f"no handler for task '{task}' in this process")
             await handler.run(self.sessionmaker, jobs)
         except (ProviderError, OSError, TimeoutError) as exc:
             await self._retry(task, jobs, f"{type(exc).__name__}: {exc}")
@@ -120,14 +118,16 @@ class Worker:
             listener = await _listen(connection, self._wake)
             try:
                 while not stop.is_set():
+                    self._wake.clear()  # before claiming: a NOTIFY from now on wakes us
                     try:
                         taken = await self.run_once()
-                    except (OSError, ConnectionError) as exc:
-                        log.warning("worker.database_unavailable", error=str(exc))
+                    except Exception:
+                        # The database restarted, a connection broke, or a bug: keep the
+                        # worker alive, leave the error in the log, and try again after a pause.
+                        log.exception("worker.loop_error")
                         taken = 0
                     if taken:
                         continue
-                    self._wake.clear()
                     waiters = {
                         asyncio.ensure_future(self._wake.wait()),
                         asyncio.ensure_future(stop.wait()),
@@ -149,11 +149,8 @@ class _Unlisten(Protocol):
     async def __call__(self) -> None: ...
 
 
-async def _listen(connection: object, wake: asyncio.Event) -> _Unlisten | None:
+async def _listen(connection: AsyncConnection, wake: asyncio.Event) -> _Unlisten | None:
     """LISTEN for new jobs on a dedicated connection; polling alone still works without it."""
-    from sqlalchemy.ext.asyncio import AsyncConnection
-
-    assert isinstance(connection, AsyncConnection)
     raw = await connection.get_raw_connection()
     driver = raw.driver_connection
     if driver is None:

@@ -4,16 +4,23 @@ import json
 from typing import Annotated
 
 from fastapi import Depends, Header, Query
-from pydantic import JsonValue
+from pydantic import JsonValue, TypeAdapter
 
 from app.core.errors import InvalidInput
-from app.core.text import reject_nul_in_json
+from app.core.fields import JsonObject
 from app.deps import ProvidersDep, SettingsDep
 from app.memories.service import MemoryContext
 
 
 def _memory_context(providers: ProvidersDep, settings: SettingsDep) -> MemoryContext:
     return MemoryContext(providers=providers, settings=settings)
+
+
+_JSON_OBJECT: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(JsonObject)
+
+
+def _no_constants(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _metadata_filter(
@@ -27,19 +34,16 @@ def _metadata_filter(
 ) -> dict[str, JsonValue] | None:
     if metadata is None:
         return None
+    loc = ["query", "metadata"]
     try:
-        parsed = json.loads(metadata)
-    except json.JSONDecodeError as exc:
+        parsed = json.loads(metadata, parse_constant=_no_constants)
+        if not isinstance(parsed, dict):
+            raise InvalidInput("metadata must be a JSON object", loc=loc)
+        return _JSON_OBJECT.validate_python(parsed)
+    except (ValueError, RecursionError) as exc:
         raise InvalidInput(
-            f"metadata is not valid JSON: {exc.msg}", loc=["query", "metadata"]
+            f"metadata is not a JSON object this service can match: {exc}", loc=loc
         ) from exc
-    if not isinstance(parsed, dict):
-        raise InvalidInput("metadata must be a JSON object", loc=["query", "metadata"])
-    try:
-        reject_nul_in_json(parsed)
-    except ValueError as exc:
-        raise InvalidInput(str(exc), loc=["query", "metadata"]) from exc
-    return parsed
 
 
 IdempotencyKey = Annotated[

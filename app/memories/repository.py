@@ -5,8 +5,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from pgvector.sqlalchemy import Vector
 from pydantic import JsonValue
-from sqlalchemy import func, select, text, tuple_, update
+from sqlalchemy import Table, bindparam, func, select, text, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
@@ -43,7 +44,8 @@ class MemoryRepository:
             .where(Memory.id == memory_id, Memory.tenant_id == tenant_id)
         )
         if for_update:
-            query = query.with_for_update(of=Memory)
+            # Re-read the row under the lock even if this session loaded it before.
+            query = query.with_for_update(of=Memory).execution_options(populate_existing=True)
         row = (await self.session.execute(query)).first()
         return (row[0], row[1]) if row else None
 
@@ -74,16 +76,29 @@ class MemoryRepository:
         )
         return {row[0]: row[1] for row in rows}
 
-    async def set_embeddings(self, vectors: dict[uuid.UUID, list[float]], model: str) -> None:
-        """Store vectors by memory id in one executemany."""
-        if not vectors:
+    async def set_embeddings(
+        self, embedded: Sequence[tuple[uuid.UUID, str, list[float]]], model: str
+    ) -> None:
+        """Store (memory id, embedded text, vector) in one executemany; a memory whose text
+        changed since is skipped, as its newer job brings the right vector."""
+        if not embedded:
             return
-        now = utcnow()
+        table = Memory.__table__
+        assert isinstance(table, Table)
+        statement = (
+            update(table)
+            .where(table.c.id == bindparam("b_id"), table.c.full_text == bindparam("b_text"))
+            .values(
+                embedding=bindparam("b_vector", type_=Vector()),
+                embedding_model=model,
+                embedded_at=utcnow(),
+            )
+        )
         await self.session.execute(
-            update(Memory),
+            statement,
             [
-                {"id": memory_id, "embedding": vector, "embedding_model": model, "embedded_at": now}
-                for memory_id, vector in vectors.items()
+                {"b_id": memory_id, "b_text": text_, "b_vector": vector}
+                for memory_id, text_, vector in embedded
             ],
         )
 

@@ -4,9 +4,10 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
-from app.core.text import NoNul, NoNulJson
+from app.core.fields import JsonObject, Label, LongText, NoNul, Timestamp
+from app.core.fields import Line as ShortText
 
 Kind = Literal["decision", "fact", "procedure", "episode", "censor"]
 State = Literal[
@@ -29,14 +30,10 @@ State = Literal[
 ]
 Outcome = Literal["pending", "success", "partial", "failure"]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
-ShortText = Annotated[str, Field(min_length=1, max_length=2000), NoNul]
-LongText = Annotated[str, Field(min_length=1, max_length=200_000), NoNul]
-Label = Annotated[str, Field(min_length=1, max_length=200), NoNul]
 Domain = Annotated[str, Field(max_length=100), NoNul]
 Metadata = Annotated[
-    dict[Annotated[str, Field(min_length=1, max_length=100)], JsonValue],
+    JsonObject,
     Field(max_length=50, description="Free-form JSON, filterable with `metadata=` on the list."),
-    NoNulJson,
 ]
 
 
@@ -47,7 +44,7 @@ class _MemoryCreateBase(BaseModel):
         default=None, description="Where the memory came from (a tool, a user, a document)."
     )
     metadata: Metadata = Field(default_factory=dict)
-    occurred_at: AwareDatetime | None = Field(
+    occurred_at: Timestamp | None = Field(
         default=None, description="When it happened; defaults to the time of writing."
     )
 
@@ -93,8 +90,8 @@ class EpisodeCreate(_MemoryCreateBase):
         default=None, description="Your own summary; computed in the background when omitted."
     )
     detail: LongText
-    started_at: AwareDatetime | None = None
-    ended_at: AwareDatetime | None = None
+    started_at: Timestamp | None = None
+    ended_at: Timestamp | None = None
     participants: list[Label] = Field(default_factory=list, max_length=100)
 
     @model_validator(mode="after")

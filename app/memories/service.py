@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.service import get_agent
 from app.core.config import Settings
 from app.core.errors import Conflict, InvalidInput, NotFound
+from app.core.fields import check_timestamp
 from app.core.idempotency import IdempotencyRepository
 from app.core.jobs import JobRepository
 from app.core.metrics import MEMORIES_WRITTEN
@@ -203,7 +204,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
     """Read a cursor from `next_cursor`; 422 when it is not one."""
     try:
         created_at, memory_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
-        return datetime.fromisoformat(created_at), uuid.UUID(memory_id)
+        return check_timestamp(datetime.fromisoformat(created_at)), uuid.UUID(memory_id)
     except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
         raise InvalidInput(
             "This cursor is not one the service issued; pass `next_cursor` unchanged.",

@@ -34,9 +34,10 @@ class EmbedMemories:
         vectors = await self.embedder.embed([texts[m] for m in memory_ids])
         async with sessionmaker.begin() as session:
             await MemoryRepository(session).set_embeddings(
-                dict(zip(memory_ids, vectors, strict=True)), self.embedder.model_name
+                [(m, texts[m], v) for m, v in zip(memory_ids, vectors, strict=True)],
+                self.embedder.model_name,
             )
-            await JobRepository(session).complete([job.job_id for job in jobs])
+            await JobRepository(session).complete(jobs)
 
 
 class SummarizeMemory:
@@ -69,7 +70,7 @@ class SummarizeMemory:
                             enc: {**levels, "summary": counts[enc]}  # type: ignore[index]
                             for enc, levels in current.token_counts.items()
                         }
-                    await JobRepository(session).complete([job.job_id])
+                    await JobRepository(session).complete([job])
             else:
                 async with sessionmaker.begin() as session:
-                    await JobRepository(session).complete([job.job_id])
+                    await JobRepository(session).complete([job])

@@ -3,6 +3,7 @@
 import gzip
 import hashlib
 import os
+import uuid
 from pathlib import Path
 from typing import Literal
 
@@ -36,7 +37,8 @@ def install_vocabularies(cache_dir: Path) -> None:
         data = gzip.decompress(packaged.read_bytes())
         if hashlib.sha256(data).hexdigest() != _SHA256[name]:
             raise VocabularyError(f"{name} in bpe-openai does not match tiktoken's checksum")
-        tmp = target.with_suffix(".tmp")
+        # A name of our own: another process may be installing the same file right now.
+        tmp = target.with_name(f"{target.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
         tmp.write_bytes(data)
         tmp.replace(target)
     os.environ["TIKTOKEN_CACHE_DIR"] = str(cache_dir)

@@ -3,11 +3,13 @@
 import contextlib
 import uuid
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.time import utcnow
 from app.tenants.models import ApiKey, Tenant
+
+_BOOTSTRAP_LOCK = 7_241_530_118  # any constant shared by every replica
 
 
 class TenantRepository:
@@ -57,3 +59,8 @@ class TenantRepository:
 
     async def count_keys(self) -> int:
         return int(await self.session.scalar(select(func.count()).select_from(ApiKey)) or 0)
+
+    async def lock_bootstrap(self) -> None:
+        await self.session.execute(
+            text("SELECT pg_advisory_xact_lock(:key)"), {"key": _BOOTSTRAP_LOCK}
+        )

@@ -58,3 +58,8 @@ async def list_keys(session: AsyncSession) -> list[str]:
         status = f"revoked {key.revoked_at:%Y-%m-%d}" if key.revoked_at else "active"
         lines.append(f"{key.prefix}…  tenant={tenant.name}  name={key.name}  {status}  id={key.id}")
     return lines
+
+
+async def lock_bootstrap(session: AsyncSession) -> None:
+    """Serialise first-start key issuing across replicas until the transaction ends."""
+    await TenantRepository(session).lock_bootstrap()

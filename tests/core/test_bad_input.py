@@ -82,3 +82,63 @@ async def test_unknown_route_is_problem_json(client: httpx.AsyncClient) -> None:
     response = await client.get("/nowhere")
     assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"metadata": {"x": float("nan")}},
+        {"metadata": {"x": float("inf")}},
+        {"metadata": {"x": 10**30}},
+        {"metadata": {"\ud800": 1}},
+        {"content": "lone \ud800 surrogate"},
+        {"occurred_at": "0001-01-01T00:00:00+05:00"},
+        {"occurred_at": "9999-12-31T23:59:59-05:00"},
+    ],
+)
+async def test_values_postgres_cannot_store_are_422(
+    client: httpx.AsyncClient, tenancy: Tenancy, extra: dict[str, object]
+) -> None:
+    await put_agent(client, tenancy)
+    body = json.dumps({**fact(), **extra}, allow_nan=True, ensure_ascii=True)
+    response = await client.post(
+        "/agents/newton/memories",
+        content=body,
+        headers={**tenancy.headers, "content-type": "application/json"},
+    )
+    assert response.status_code == 422, response.text
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        "NaN",
+        '{"x": NaN}',
+        '{"x": Infinity}',
+        '{"x": ' + "9" * 5000 + "}",
+        '{"x": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"\\ud800": 1}',
+    ],
+)
+async def test_metadata_filters_postgres_cannot_match_are_422(
+    client: httpx.AsyncClient, tenancy: Tenancy, metadata: str
+) -> None:
+    await put_agent(client, tenancy)
+    response = await client.get(
+        "/agents/newton/memories", params={"metadata": metadata}, headers=tenancy.headers
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["loc"] == ["query", "metadata"]
+
+
+async def test_forged_cursor_is_422(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
+    import base64
+
+    await put_agent(client, tenancy)
+    cursor = base64.urlsafe_b64encode(
+        b"0001-01-01T00:00:00+05:00|0b9f7a0e-4f5e-4c1e-9d3a-2f1c7e1b5a10"
+    ).decode()
+    response = await client.get(
+        "/agents/newton/memories", params={"cursor": cursor}, headers=tenancy.headers
+    )
+    assert response.status_code == 422
