@@ -51,38 +51,31 @@ async def _worker(settings: Settings) -> None:
 
 
 async def _keys(settings: Settings, args: argparse.Namespace) -> int:
-    from app.core.migrations import upgrade
-    from app.runtime import open_database
+    from app.runtime import migrated_database
     from app.tenants import service
 
-    async with open_database(settings) as database:
-        await upgrade(database.engine, settings.embeddings.dimensions)
-        async with database.sessionmaker.begin() as session:
-            if args.keys_command == "create":
-                issued = await service.create_key(session, args.tenant, args.name)
-                print(f"Key for tenant '{issued.tenant}' (shown once, keep it):\n{issued.key}")
-            elif args.keys_command == "revoke":
-                revoked = await service.revoke_key(session, args.key)
-                print(f"Revoked {revoked} key(s).")
-                return 0 if revoked else 1
-            else:
-                for key in await service.list_keys(session):
-                    print(key)
+    async with migrated_database(settings) as database, database.sessionmaker.begin() as session:
+        if args.keys_command == "create":
+            issued = await service.create_key(session, args.tenant, args.name)
+            print(f"Key for tenant '{issued.tenant}' (shown once, keep it):\n{issued.key}")
+        elif args.keys_command == "revoke":
+            revoked = await service.revoke_key(session, args.key)
+            print(f"Revoked {revoked} key(s).")
+            return 0 if revoked else 1
+        else:
+            for key in await service.list_keys(session):
+                print(key)
     return 0
 
 
 async def _reembed(settings: Settings) -> None:
     from app.memories.maintenance import reembed_all
-    from app.runtime import open_database
+    from app.runtime import migrated_database
 
-    async with open_database(settings) as database:
-        from app.core.migrations import upgrade
-
-        await upgrade(database.engine, settings.embeddings.dimensions)
-        async with database.sessionmaker.begin() as session:
-            count = await reembed_all(
-                session, settings.embeddings.dimensions, settings.worker.max_attempts
-            )
+    async with migrated_database(settings) as database, database.sessionmaker.begin() as session:
+        count = await reembed_all(
+            session, settings.embeddings.dimensions, settings.worker.max_attempts
+        )
     print(
         f"Queued {count} memories for re-embedding with {settings.embeddings.model} "
         f"({settings.embeddings.dimensions} dimensions); the worker computes them now."

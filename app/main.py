@@ -14,6 +14,7 @@ from app.context.router import router as context_router
 from app.core.config import Settings
 from app.core.errors import install_error_handlers
 from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
+from app.core.migrations import head_revision
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
@@ -39,6 +40,7 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     app.state.providers = runtime.providers
     app.state.worker = runtime.worker
     app.state.context_engine = ContextEngine.create(runtime.providers, runtime.settings.context)
+    app.state.schema_head = head_revision()
 
 
 def create_app(

@@ -54,10 +54,18 @@ async def prepare_schema(database: Database, dimensions: int) -> None:
         )
 
 
-async def migrate(settings: Settings) -> None:
-    """Apply migrations and exit (`make migrate`)."""
+@contextlib.asynccontextmanager
+async def migrated_database(settings: Settings) -> AsyncIterator[Database]:
+    """The database with its schema at the newest migration, for commands."""
     async with open_database(settings) as database:
         await upgrade(database.engine, settings.embeddings.dimensions)
+        yield database
+
+
+async def migrate(settings: Settings) -> None:
+    """Apply migrations and exit (`make migrate`)."""
+    async with migrated_database(settings):
+        pass
 
 
 def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:

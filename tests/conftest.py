@@ -1,6 +1,5 @@
 """Test fixtures: one embedded PostgreSQL per run, migrations once, each test rolled back."""
 
-import socket
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -18,38 +17,14 @@ from app.main import attach_runtime, create_app
 from app.providers.container import Providers, build_providers
 from app.runtime import Runtime, build_handlers
 from tests.factories import Tenancy, new_tenancy
-
-_real_connect = socket.socket.connect
-_real_getaddrinfo = socket.getaddrinfo
-_LOCAL_HOSTS = {"127.0.0.1", "::1", "localhost", "test"}
-
-
-def _is_local(address: object) -> bool:
-    if isinstance(address, str | bytes):  # a unix socket path
-        return True
-    if isinstance(address, tuple) and address:
-        return str(address[0]) in _LOCAL_HOSTS or str(address[0]).startswith("127.")
-    return False
-
-
-def _guarded_connect(self: socket.socket, address: object) -> None:
-    if not _is_local(address):
-        raise ConnectionRefusedError(f"tests may not reach the network: {address!r}")
-    _real_connect(self, address)  # type: ignore[arg-type]  # checked by _is_local
-
-
-def _guarded_getaddrinfo(host: object, *args: object, **kwargs: object) -> object:
-    if host is not None and not _is_local((host,)):
-        raise socket.gaierror(f"tests may not resolve {host!r}")
-    return _real_getaddrinfo(host, *args, **kwargs)  # type: ignore[arg-type]
+from tests.netguard.sitecustomize import install
 
 
 @pytest.fixture(scope="session", autouse=True)
 def no_network() -> Iterator[None]:
     """Block every connection that does not stay on this machine."""
     mp = pytest.MonkeyPatch()
-    mp.setattr(socket.socket, "connect", _guarded_connect)
-    mp.setattr(socket, "getaddrinfo", _guarded_getaddrinfo)
+    install(mp.setattr)
     yield
     mp.undo()
 

@@ -18,10 +18,12 @@ import psutil
 import pytest
 
 from tests.factories import fact
+from tests.netguard.sitecustomize import ENV_FLAG
 
 REPO = Path(__file__).resolve().parent.parent
 KEY = re.compile(r"ce_[0-9a-f]{8}_[A-Za-z0-9_-]{20,}")
 START_DEADLINE = 60.0
+NETGUARD = Path(__file__).resolve().parent / "netguard"
 EMBED_DEADLINE = 30.0
 STOP_DEADLINE = 30.0
 
@@ -41,6 +43,9 @@ def service_env(data_dir: Path, port: int | None = None, **settings: str) -> dic
         # XDG_RUNTIME_DIR may point at the test run's own server; each data dir uses its own.
         if not name.startswith("CE_") and name != "XDG_RUNTIME_DIR"
     }
+    # The same network block as this test process, through tests/netguard/sitecustomize.py.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(NETGUARD), env.get("PYTHONPATH")]))
+    env[ENV_FLAG] = "1"
     env["CE_DATA_DIR"] = str(data_dir)
     env["CE_HOST"] = "127.0.0.1"
     if port is not None:
@@ -365,3 +370,16 @@ def test_a_separate_worker_process_embeds_what_the_server_queued(
             assert http.get("/readyz").status_code == 200
         assert server.terminate() == 0, server.report()
     assert_postgres_stopped(data_dir)
+
+
+def test_started_processes_cannot_reach_the_network(tmp_path: Path) -> None:
+    probe = "import socket; socket.create_connection(('192.0.2.1', 80), timeout=1)"
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        env=service_env(tmp_path),
+        capture_output=True,
+        check=False,
+        timeout=30,
+    )
+    assert result.returncode != 0
+    assert b"tests may not" in result.stderr  # neither resolve nor connect

@@ -36,15 +36,10 @@ class AgentRepository:
         assert agent is not None
         return agent
 
-    async def by_ids(self, agent_ids: set[uuid.UUID]) -> dict[uuid.UUID, Agent]:
-        rows = await self.session.scalars(select(Agent).where(Agent.id.in_(agent_ids)))
-        return {agent.id: agent for agent in rows}
-
-    async def add(self, agent: Agent) -> Agent:
-        self.session.add(agent)
-        await self.session.flush()
-        await self.session.refresh(agent)
-        return agent
+    async def by_id(self, tenant_id: uuid.UUID, agent_id: uuid.UUID) -> Agent | None:
+        return await self.session.scalar(
+            select(Agent).where(Agent.tenant_id == tenant_id, Agent.id == agent_id)
+        )
 
     async def save(self, agent: Agent) -> Agent:
         await self.session.flush()

@@ -28,7 +28,9 @@ async def refresh_context(
     build = await repository.get_build(tenant.id, request.context_id)
     if build is None:
         raise NotFound(f"Context {request.context_id} does not exist.")
-    agent = (await AgentRepository(session).by_ids({build.agent_id}))[build.agent_id]
+    agent = await AgentRepository(session).by_id(tenant.id, build.agent_id)
+    if agent is None:  # a build's agent is never deleted; kept for the type checker
+        raise NotFound(f"Context {request.context_id} does not exist.")
     original = ContextBuildRequest.model_validate(build.request)
     vector = await embed_input(engine, request.input)
     choice = await choose_frame(engine, agent, request.input, vector, original.frame)

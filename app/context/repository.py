@@ -52,7 +52,7 @@ class SearchSpec:
     exact: bool
 
 
-def _candidate(row: Row[tuple[object, ...]], mapping_extra: dict[str, object]) -> Candidate:
+def _candidate(row: Row[tuple[object, ...]], *, neighbour_of: uuid.UUID | None = None) -> Candidate:
     data = row._mapping
     embedding = data["embedding"]
     return Candidate(
@@ -63,8 +63,8 @@ def _candidate(row: Row[tuple[object, ...]], mapping_extra: dict[str, object]) -
         summary=data["summary"],
         semantic=float(data["similarity"]) if data["similarity"] is not None else None,
         lexical=float(data["lexical"] or 0.0),
-        vector_rank=mapping_extra.get("vector_rank"),  # type: ignore[arg-type]
-        text_rank=mapping_extra.get("text_rank"),  # type: ignore[arg-type]
+        vector_rank=data.get("vector_rank"),
+        text_rank=data.get("text_rank"),
         occurred_at=data["occurred_at"],
         confidence=data["confidence"],
         outcome=data["outcome"],
@@ -72,7 +72,7 @@ def _candidate(row: Row[tuple[object, ...]], mapping_extra: dict[str, object]) -
         superseded=bool(data["superseded"]),
         embedding=np.asarray(embedding, dtype=np.float32) if embedding is not None else None,
         title=data["title"],
-        neighbour_of=mapping_extra.get("neighbour_of"),  # type: ignore[arg-type]
+        neighbour_of=neighbour_of,
     )
 
 
@@ -151,16 +151,7 @@ class ContextRepository:
             # pgvector >= 0.8: keep scanning the graph until enough rows pass the filter.
             await self.session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
         rows = (await self.session.execute(statement, params)).all()
-        return [
-            _candidate(
-                row,
-                {
-                    "vector_rank": row._mapping["vector_rank"],
-                    "text_rank": row._mapping["text_rank"],
-                },
-            )
-            for row in rows
-        ]
+        return [_candidate(row) for row in rows]
 
     async def neighbours(
         self,
@@ -192,7 +183,7 @@ class ContextRepository:
             statement = statement.bindparams(bindparam("q", type_=Vector()))
             params["q"] = vector
         rows = (await self.session.execute(statement, params)).all()
-        return [_candidate(row, {"neighbour_of": row._mapping["parent"]}) for row in rows]
+        return [_candidate(row, neighbour_of=row._mapping["parent"]) for row in rows]
 
     async def active_censors(self, agent_id: uuid.UUID, limit: int = 50) -> list[Censor]:
         rows = await self.session.execute(

@@ -43,15 +43,19 @@ def _upgrade(connection: Connection, dimensions: int) -> None:
     command.upgrade(config, "head")
 
 
-def _is_at_head(connection: Connection) -> bool:
-    head = ScriptDirectory.from_config(alembic_config(0)).get_current_head()
-    return MigrationContext.configure(connection).get_current_revision() == head
+def head_revision() -> str | None:
+    """The newest migration shipped with this code (reads the scripts: call once at start)."""
+    return ScriptDirectory.from_config(alembic_config(0)).get_current_head()
 
 
-async def is_at_head(engine: AsyncEngine) -> bool:
-    """Whether the database schema is at the newest migration."""
+def _current_revision(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+async def is_at_head(engine: AsyncEngine, head: str | None) -> bool:
+    """Whether the database schema is at `head`."""
     async with engine.connect() as connection:
-        return await connection.run_sync(_is_at_head)
+        return await connection.run_sync(_current_revision) == head
 
 
 async def stored_dimensions(engine: AsyncEngine) -> int | None:

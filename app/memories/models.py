@@ -30,6 +30,8 @@ class Memory(Base):
     """A memory with its three representations, token counts, embedding and text document."""
 
     __tablename__ = "memory"
+    # Server defaults (timestamps, the text document) come back with the INSERT.
+    __mapper_args__ = {"eager_defaults": True}  # noqa: RUF012 - SQLAlchemy's declaration
     __table_args__ = (
         CheckConstraint(f"kind IN {KINDS!r}", name="kind"),
         Index("ix_memory_agent_created", "agent_id", text("created_at DESC"), text("id DESC")),

@@ -22,6 +22,7 @@ class MemoryFilter:
     kinds: Sequence[str] = ()
     states: Sequence[str] = ()
     metadata: dict[str, JsonValue] | None = None
+    text: str | None = None
 
 
 class MemoryRepository:
@@ -31,8 +32,6 @@ class MemoryRepository:
     async def add_all(self, memories: Sequence[Memory]) -> None:
         self.session.add_all(memories)
         await self.session.flush()
-        for memory in memories:
-            await self.session.refresh(memory)
 
     async def get(
         self, tenant_id: uuid.UUID, memory_id: uuid.UUID, *, for_update: bool = False
@@ -65,6 +64,10 @@ class MemoryRepository:
             query = query.where(Memory.state.in_(where.states))
         if where.metadata:
             query = query.where(Memory.meta.contains(where.metadata))
+        if where.text:
+            tsquery = func.websearch_to_tsquery("english", where.text)
+            rank = func.ts_rank_cd(Memory.search_document, tsquery)
+            query = query.where(Memory.search_document.op("@@")(tsquery)).order_by(rank.desc())
         if after is not None:
             query = query.where(tuple_(Memory.created_at, Memory.id) < tuple_(*after))
         query = query.order_by(Memory.created_at.desc(), Memory.id.desc()).limit(limit)
@@ -127,16 +130,9 @@ class MemoryRepository:
     async def all_ids(self) -> list[uuid.UUID]:
         return list(await self.session.scalars(select(Memory.id).order_by(Memory.created_at)))
 
-    async def search_text(
-        self, agent_id: uuid.UUID, query: str, limit: int
-    ) -> list[tuple[uuid.UUID, float]]:
-        """Memories of an agent matching words of `query`, best full-text rank first."""
-        tsquery = func.websearch_to_tsquery("english", query)
-        rank = func.ts_rank_cd(Memory.search_document, tsquery)
+    async def count_by_kind_and_state(self) -> dict[tuple[str, str], int]:
+        """Memories stored, over all tenants (for the metrics)."""
         rows = await self.session.execute(
-            select(Memory.id, rank)
-            .where(Memory.agent_id == agent_id, Memory.search_document.op("@@")(tsquery))
-            .order_by(rank.desc())
-            .limit(limit)
+            select(Memory.kind, Memory.state, func.count()).group_by(Memory.kind, Memory.state)
         )
-        return [(row[0], float(row[1])) for row in rows]
+        return {(row[0], row[1]): row[2] for row in rows}

@@ -9,8 +9,8 @@ from pydantic import JsonValue
 from app.providers.summarizer import ExtractiveSummarizer
 from app.providers.tokenizer import TokenCounter
 
-MICRO_MAX_TOKENS = 32
-SUMMARY_MAX_TOKENS = 120
+MICRO_MAX_TOKENS = 24
+SUMMARY_MAX_TOKENS = 100
 
 Fields = Mapping[str, JsonValue]
 SummarySource = Literal["template", "extractive", "llm", "author"]

@@ -7,7 +7,6 @@ from fastapi import APIRouter, Body, Query, Request
 
 from app.agents.schemas import AgentName
 from app.core.db import DbSession
-from app.core.errors import InvalidInput
 from app.core.idempotency import request_fingerprint
 from app.deps import SettingsDep
 from app.memories import service
@@ -65,16 +64,9 @@ async def create_memory_batch(
     session: DbSession,
     tenant: CurrentTenant,
     ctx: MemoryCtx,
-    settings: SettingsDep,
     idempotency_key: IdempotencyKey = None,
 ) -> MemoryBatchRead:
     """Write several memories at once: all are stored, or none."""
-    limit = settings.api.batch_max_items
-    if len(body.memories) > limit:
-        raise InvalidInput(
-            f"A batch holds at most {limit} memories (CE_API__BATCH_MAX_ITEMS); split it.",
-            loc=["body", "memories"],
-        )
     return await service.create_memories(
         session,
         ctx,
@@ -95,12 +87,21 @@ async def list_memories(
     metadata: MetadataFilter,
     kind: Annotated[list[Kind], Query()] = [],  # noqa: B006 - FastAPI copies query defaults
     state: Annotated[list[State], Query()] = [],  # noqa: B006
+    q: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=500,
+            pattern=r"^[^\x00]*$",
+            description="Words to search for (web-search syntax); best matches first.",
+        ),
+    ] = None,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int | None, Query(ge=1)] = None,
 ) -> MemoryPage:
-    """List an agent's memories, newest first, filtered by kind, state and metadata."""
+    """List an agent's memories, newest first (or best match for `q`), with filters."""
     page_size = min(limit or settings.api.page_size_default, settings.api.page_size_max)
-    where = MemoryFilter(kinds=kind, states=state, metadata=metadata)
+    where = MemoryFilter(kinds=kind, states=state, metadata=metadata, text=q)
     return await service.list_memories(
         session, ctx, tenant, agent_id, where, cursor=cursor, limit=page_size
     )

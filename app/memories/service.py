@@ -114,6 +114,12 @@ async def create_memories(
     idempotency: Idempotency | None = None,
 ) -> MemoryBatchRead:
     """Store memories with their representations and queue their background work; all or none."""
+    limit = ctx.settings.api.batch_max_items
+    if len(items) > limit:
+        raise InvalidInput(
+            f"A batch holds at most {limit} memories (CE_API__BATCH_MAX_ITEMS); split it.",
+            loc=["body", "memories"],
+        )
     if idempotency is not None:
         stored = await IdempotencyRepository(session).claim(
             tenant.id, idempotency.key, idempotency.fingerprint
@@ -224,12 +230,18 @@ async def list_memories(
 ) -> MemoryPage:
     """One page of an agent's memories, newest first."""
     agent = await get_agent(session, tenant, agent_name)
+    if cursor and where.text:
+        raise InvalidInput(
+            "A search (q) returns its best matches in one page; it takes no cursor.",
+            loc=["query", "cursor"],
+        )
     after = decode_cursor(cursor) if cursor else None
     rows = await MemoryRepository(session).page(agent.id, where, after=after, limit=limit + 1)
     page = rows[:limit]
+    more = len(rows) > limit and not where.text
     return MemoryPage(
         items=await _reads(session, ctx, page, agent.name),
-        next_cursor=encode_cursor(page[-1]) if len(rows) > limit else None,
+        next_cursor=encode_cursor(page[-1]) if more else None,
     )
 
 

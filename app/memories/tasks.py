@@ -66,8 +66,9 @@ class SummarizeMemory:
                     current = await MemoryRepository(session).get_by_id(job.memory_id)
                     if current is not None and current.full_text == full_text:
                         current.summary, current.summary_source = summary, "llm"
+                        by_encoding: dict[str, int] = {str(k): v for k, v in counts.items()}
                         current.token_counts = {
-                            enc: {**levels, "summary": counts[enc]}  # type: ignore[index]
+                            enc: {**levels, "summary": by_encoding[enc]}
                             for enc, levels in current.token_counts.items()
                         }
                     await JobRepository(session).complete([job])

@@ -20,7 +20,7 @@ async def healthz() -> Health:
 async def readyz(request: Request) -> Readiness:
     """Readiness: the database answers and migrations are at head."""
     database: Database = request.app.state.database
-    return await service.check_readiness(database)
+    return await service.check_readiness(database, request.app.state.schema_head)
 
 
 @router.get(

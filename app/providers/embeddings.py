@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from app.core.config import EmbeddingSettings
 from app.providers.errors import ProviderError
+from app.providers.openai_client import openai_client
 from app.providers.packages import package_dir
 
 LOCAL_MODEL = "all-MiniLM-L6-v2"
@@ -102,13 +103,7 @@ class OpenAIEmbedder:
     """Any OpenAI-compatible embeddings endpoint, through the `openai` client."""
 
     def __init__(self, settings: EmbeddingSettings) -> None:
-        api_key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
-        self._client = openai.AsyncOpenAI(
-            base_url=settings.base_url,
-            api_key=api_key,
-            timeout=settings.timeout_seconds,
-            max_retries=0,  # the job queue retries with backoff
-        )
+        self._client = openai_client(settings.base_url, settings.api_key, settings.timeout_seconds)
         self._model = settings.model
         self._dimensions = settings.dimensions
         self._batch_size = settings.batch_size

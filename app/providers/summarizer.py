@@ -8,6 +8,7 @@ import openai
 
 from app.core.config import LlmSettings
 from app.providers.errors import ProviderError
+from app.providers.openai_client import openai_client
 from app.providers.tokenizer import TokenCounter
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -75,13 +76,7 @@ class OpenAISummarizer:
 
     def __init__(self, settings: LlmSettings, tokens: TokenCounter) -> None:
         assert settings.model, "OpenAISummarizer needs CE_LLM__MODEL"
-        api_key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
-        self._client = openai.AsyncOpenAI(
-            base_url=settings.base_url,
-            api_key=api_key,
-            timeout=settings.timeout_seconds,
-            max_retries=0,  # the job queue retries with backoff
-        )
+        self._client = openai_client(settings.base_url, settings.api_key, settings.timeout_seconds)
         self._model = settings.model
         self._tokens = tokens
 

@@ -60,7 +60,10 @@ class TokenCounter:
             name = tiktoken.encoding_name_for_model(model)
         except KeyError:
             return self.default_encoding
-        return name if name in _SHA256 else self.default_encoding  # type: ignore[return-value]
+        for known in ENCODINGS:  # narrows tiktoken's str to the encodings shipped here
+            if name == known:
+                return known
+        return self.default_encoding
 
     def count(self, text: str, encoding: EncodingName | None = None) -> int:
         """The exact number of tokens of `text`."""

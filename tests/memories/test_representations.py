@@ -46,7 +46,7 @@ def test_long_episode_gets_a_bounded_extractive_summary(providers: Providers) ->
     assert rendered.wants_llm_summary
     assert providers.tokens.count(rendered.summary) <= SUMMARY_MAX_TOKENS
     assert providers.tokens.count(rendered.micro) <= MICRO_MAX_TOKENS
-    assert rendered.summary.split(". ")[0] in rendered.full
+    assert set(rendered.summary.split()) <= set(rendered.full.split())  # its own sentences
     assert rendered.full.startswith("Cache migration\nParticipants: Tim\n")
 
 

@@ -5,11 +5,8 @@ import uuid
 import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.agents.repository import AgentRepository
 from app.core.worker import Worker
-from app.memories.repository import MemoryRepository
 from app.providers.container import Providers
-from app.tenants.repository import TenantRepository
 from tests.factories import Tenancy, decision, fact, put_agent, write
 
 ALL_KINDS = [
@@ -86,13 +83,11 @@ async def test_found_by_words_at_once_and_by_embedding_after_the_worker(
     await put_agent(client, tenancy)
     wanted = await write(client, tenancy, fact("PostgreSQL supports UNLOGGED tables for caches."))
     await write(client, tenancy, fact("Tim prefers Celsius."))
-    async with sessionmaker() as session:
-        tenant = await TenantRepository(session).by_name(tenancy.tenant)
-        assert tenant is not None
-        agent = await AgentRepository(session).get(tenant.id, "newton")
-        assert agent is not None
-        hits = await MemoryRepository(session).search_text(agent.id, "unlogged caching", 5)
-    assert [str(memory_id) for memory_id, _ in hits] == [wanted["id"]]
+    found = await client.get(
+        "/agents/newton/memories", params={"q": "unlogged caching"}, headers=tenancy.headers
+    )
+    assert [item["id"] for item in found.json()["items"]] == [wanted["id"]]
+    assert found.json()["next_cursor"] is None
     assert await worker.drain() == 2
     expanded = (await client.get(f"/memories/{wanted['id']}", headers=tenancy.headers)).json()
     assert expanded["provenance"]["embedding_model"] == "all-MiniLM-L6-v2"
