@@ -1,5 +1,6 @@
 """Context builds: select the frame, search, rank, fill the layers, store the manifest."""
 
+import dataclasses
 import time
 import uuid
 from datetime import datetime
@@ -116,11 +117,15 @@ async def _candidates(
         query,
         settings.neighbour_window,
     )
-    known = {c.memory_id for c in found}
+    # A neighbour the search found too keeps its own scores and learns whose neighbour it is.
+    position = {c.memory_id: index for index, c in enumerate(found)}
     for neighbour in neighbours:
-        if neighbour.memory_id not in known:
-            known.add(neighbour.memory_id)
+        index = position.get(neighbour.memory_id)
+        if index is None:
+            position[neighbour.memory_id] = len(found)
             found.append(neighbour)
+        elif found[index].neighbour_of is None:
+            found[index] = dataclasses.replace(found[index], neighbour_of=neighbour.neighbour_of)
     return found
 
 

@@ -1,0 +1,73 @@
+"""Ranking on real memories: lifecycle states, adjacency on the timeline, stable prefixes."""
+
+from typing import Any
+
+import httpx
+
+from app.core.worker import Worker
+from tests.context.test_build_api import build, included
+from tests.factories import Tenancy, fact, put_agent, write
+
+
+async def test_invalidated_facts_are_left_out_and_superseded_ones_rank_lower(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    await put_agent(client, tenancy)
+    old = await write(client, tenancy, fact("The staging database runs PostgreSQL 15."))
+    new = await write(client, tenancy, fact("The staging database runs PostgreSQL 17."))
+    wrong = await write(client, tenancy, fact("The staging database runs MySQL 8."))
+    await client.patch(
+        f"/memories/{old['id']}",
+        headers=tenancy.headers,
+        json={"action": "supersede", "superseded_by": new["id"]},
+    )
+    await client.patch(
+        f"/memories/{wrong['id']}", headers=tenancy.headers, json={"action": "invalidate"}
+    )
+    await worker.drain()
+    result = await build(client, tenancy, input="Which database does staging run?", budget=1000)
+    scores = {i["memory_id"]: i["score"] for layer in result["layers"] for i in layer["items"]}
+    scores |= {item["memory_id"]: item["score"] for item in result["left_out"]}
+    assert wrong["id"] not in scores
+    assert scores[new["id"]] > scores[old["id"]]
+
+
+async def test_turns_next_to_a_strong_hit_come_along(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    await put_agent(client, tenancy)
+    turns = [
+        "Melanie: I finally signed up for the pottery class!",
+        "Caroline: That's great, when does it start?",
+        "Melanie: Next Tuesday at the community center.",
+        "Caroline: I adopted a puppy named Biscuit last week.",
+    ]
+    written: list[dict[str, Any]] = []
+    for turn in turns:
+        written.append(
+            await write(
+                client,
+                tenancy,
+                {"kind": "episode", "detail": turn, "started_at": "2023-05-08T13:56:00Z"},
+            )
+        )
+    await worker.drain()
+    result = await build(client, tenancy, input="What class did Melanie sign up for?", budget=2000)
+    items = {i["memory_id"]: i for layer in result["layers"] for i in layer["items"]}
+    assert written[0]["id"] in items
+    neighbour = items[written[1]["id"]]
+    assert neighbour["components"]["adjacency"] > 0
+    assert "(8 May 2023) Melanie: I finally signed up" in result["context"]
+
+
+async def test_consecutive_builds_share_a_stable_prefix(
+    client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
+) -> None:
+    first = await build(client, tenancy, input="Should we use Redis for caching in Newton?")
+    second = await build(client, tenancy, input="Should we use Memcached for caching instead?")
+    assert first["frame"]["name"] == second["frame"]["name"] == "decision"
+    prefix = first["context"].split("## Relevant Past Decisions")[0]
+    assert prefix.startswith("## Identity")
+    assert "## Current Focus" in prefix
+    assert second["context"].startswith(prefix)
+    assert included(first)
