@@ -45,6 +45,8 @@ async def open_database(settings: Settings) -> AsyncIterator[Database]:
 async def prepare_schema(database: Database, dimensions: int) -> None:
     """Migrate to the newest schema and check that stored vectors match the embedder."""
     await upgrade(database.engine, dimensions)
+    # Connections opened before the extension existed lack the binary vector codec.
+    await database.engine.dispose()
     stored = await stored_dimensions(database.engine)
     if stored != dimensions:
         raise StartupError(

@@ -61,6 +61,7 @@ def providers(settings: Settings) -> Providers:
 async def database(settings: Settings, database_url: str) -> AsyncIterator[Database]:
     database = Database.connect(database_url)
     await upgrade(database.engine, settings.embeddings.dimensions)
+    await database.engine.dispose()  # new connections get the vector codec
     yield database
     await database.dispose()
 

@@ -13,7 +13,15 @@ import numpy as np
 
 from app.context.budget import FIXED_ORDER, fixed_cap, flexible_shares
 from app.context.ranking import is_relevant
-from app.context.types import FLEXIBLE_KINDS, Censor, Detail, FlexibleKind, Frame, Scored
+from app.context.types import (
+    FLEXIBLE_KINDS,
+    Censor,
+    Detail,
+    FlexibleKind,
+    Frame,
+    Scored,
+    Vector,
+)
 
 SECTION_TITLES: dict[FlexibleKind, str] = {
     "decision": "Relevant Past Decisions",
@@ -160,30 +168,50 @@ def _fit_fixed(tokens: Tokens, content: FixedContent, budget: int) -> _Fixed:
 
 @dataclass
 class _Flexible:
+    """What the flexible layers hold so far, with each rendered line counted once."""
+
+    tokens: Tokens
+    dimensions: int
+    capacity: int
     chosen: dict[FlexibleKind, list[Included]] = field(
         default_factory=lambda: {kind: [] for kind in FLEXIBLE_KINDS}
     )
     used: dict[FlexibleKind, int] = field(default_factory=lambda: dict.fromkeys(FLEXIBLE_KINDS, 0))
     excluded: dict[str, Excluded] = field(default_factory=dict)
+    _lines: dict[tuple[str, Detail], tuple[str, int]] = field(default_factory=dict)
+    _vectors: Vector | None = None
+    _count: int = 0
 
     def included_ids(self) -> set[str]:
         return {str(i.scored.candidate.memory_id) for items in self.chosen.values() for i in items}
 
+    def line(self, scored: Scored, detail: Detail) -> tuple[str, int]:
+        """The rendered item and its tokens, newline included."""
+        key = (str(scored.candidate.memory_id), detail)
+        if key not in self._lines:
+            text = render_item(scored, detail)
+            self._lines[key] = (text, self.tokens.count(text) + 1)
+        return self._lines[key]
+
+    def is_duplicate(self, scored: Scored, threshold: float) -> bool:
+        vector = scored.candidate.embedding
+        if vector is None or self._vectors is None or self._count == 0:
+            return False
+        return float(np.max(self._vectors[: self._count] @ vector)) >= threshold
+
+    def add(self, included: Included, cost: int) -> None:
+        candidate = included.scored.candidate
+        self.chosen[candidate.kind].append(included)
+        self.used[candidate.kind] += cost
+        if candidate.embedding is not None and candidate.embedding.shape == (self.dimensions,):
+            if self._vectors is None:
+                self._vectors = np.zeros((self.capacity, self.dimensions), dtype=np.float32)
+            self._vectors[self._count] = candidate.embedding
+            self._count += 1
+
 
 def _header_cost(tokens: Tokens, kind: FlexibleKind) -> int:
     return tokens.count(f"## {SECTION_TITLES[kind]}") + 2
-
-
-def _is_duplicate(scored: Scored, state: _Flexible, threshold: float) -> bool:
-    vector = scored.candidate.embedding
-    if vector is None:
-        return False
-    for items in state.chosen.values():
-        for item in items:
-            other = item.scored.candidate.embedding
-            if other is not None and float(np.dot(vector, other)) >= threshold:
-                return True
-    return False
 
 
 def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int) -> int:
@@ -192,13 +220,14 @@ def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int) -> int
     header = _header_cost(tokens, kind) if not state.chosen[kind] else 0
     details: tuple[Detail, ...] = ("summary", "micro")
     for detail in details:
-        line = render_item(scored, detail)
-        cost = tokens.count(line) + 1
+        line, cost = state.line(scored, detail)
         if header + cost <= room:
-            state.chosen[kind].append(Included(scored, detail, cost, line))
-            state.used[kind] += header + cost
+            state.add(Included(scored, detail, cost, line), header + cost)
             return header + cost
     return 0
+
+
+_MIN_ROOM = 4  # no item line is shorter: stop looking once less than this is left
 
 
 def _fill_flexible(
@@ -208,7 +237,10 @@ def _fill_flexible(
     shares: dict[FlexibleKind, int],
     rules: Rules,
 ) -> _Flexible:
-    state = _Flexible()
+    dimensions = next(
+        (len(s.candidate.embedding) for s in ranked if s.candidate.embedding is not None), 0
+    )
+    state = _Flexible(tokens, dimensions, max(len(ranked), 1))
     eligible: list[Scored] = []
     for scored in ranked:
         if not is_relevant(scored, rules.min_similarity):
@@ -218,27 +250,32 @@ def _fill_flexible(
     # First pass: each layer within its own share.
     for kind in FLEXIBLE_KINDS:
         for scored in (s for s in eligible if s.candidate.kind == kind):
-            if _is_duplicate(scored, state, rules.duplicate_similarity):
+            room = shares[kind] - state.used[kind]
+            if room < _MIN_ROOM:
+                break
+            if state.is_duplicate(scored, rules.duplicate_similarity):
                 state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "duplicate")
                 continue
-            _try_add(tokens, state, scored, shares[kind] - state.used[kind])
+            _try_add(tokens, state, scored, room)
     # Second pass: what a layer did not use goes to the best remaining candidates of any kind.
     taken = state.included_ids() | set(state.excluded)
     for scored in eligible:
+        room = pool - sum(state.used.values())
+        if room < _MIN_ROOM:
+            break
         if str(scored.candidate.memory_id) in taken:
             continue
-        if _is_duplicate(scored, state, rules.duplicate_similarity):
+        if state.is_duplicate(scored, rules.duplicate_similarity):
             state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "duplicate")
             continue
-        _try_add(tokens, state, scored, pool - sum(state.used.values()))
+        _try_add(tokens, state, scored, room)
     # Last: give micro items their summary where the leftovers allow, best first.
     upgrades = sorted(
         (item for items in state.chosen.values() for item in items if item.detail == "micro"),
         key=lambda item: -item.scored.score,
     )
     for item in upgrades:
-        line = render_item(item.scored, "summary")
-        cost = tokens.count(line) + 1
+        line, cost = state.line(item.scored, "summary")
         kind = item.scored.candidate.kind
         if cost - item.tokens <= pool - sum(state.used.values()):
             index = state.chosen[kind].index(item)

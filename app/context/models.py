@@ -3,13 +3,13 @@
 import uuid
 from datetime import datetime
 
-from pgvector.sqlalchemy import Vector
 from pydantic import JsonValue
 from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, Text, Uuid, func
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
+from app.core.vector import Embedding, VectorType
 
 
 class ContextBuild(Base):
@@ -29,7 +29,7 @@ class ContextBuild(Base):
     request: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
     response: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
     item_ids: Mapped[list[uuid.UUID]] = mapped_column(ARRAY(Uuid))
-    centroid: Mapped[list[float] | None] = mapped_column(Vector())
+    centroid: Mapped[Embedding | None] = mapped_column(VectorType())
     relevance: Mapped[float | None] = mapped_column(Float)
     feedback: Mapped[dict[str, JsonValue] | None] = mapped_column(JSONB)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

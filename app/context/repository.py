@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from pgvector.sqlalchemy import Vector
 from pydantic import JsonValue
 from sqlalchemy import Row, bindparam, func, select, text, update
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -17,6 +16,7 @@ from sqlalchemy.types import Uuid
 from app.context.models import ContextBuild
 from app.context.types import Candidate, Censor, FlexibleKind
 from app.core.time import utcnow
+from app.core.vector import VectorType
 from app.memories.models import Memory
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -133,7 +133,7 @@ class ContextRepository:
             f"SELECT {_COLUMNS}, {similarity} AS similarity, {vector_rank} AS vector_rank, "
             f"{text_cols} FROM hits JOIN memory m ON m.id = hits.id {joins}"
         )
-        statement = text(sql).columns(embedding=Vector())
+        statement = text(sql).columns(embedding=VectorType())
         params: dict[str, object] = {
             "agent": spec.agent_id,
             "kinds": list(spec.kinds),
@@ -141,7 +141,7 @@ class ContextRepository:
             "text_limit": spec.text_limit,
         }
         if spec.vector is not None:
-            statement = statement.bindparams(bindparam("q", type_=Vector()))
+            statement = statement.bindparams(bindparam("q", type_=VectorType()))
             params["q"] = spec.vector
         if tsquery:
             params["tsquery"] = tsquery
@@ -176,11 +176,13 @@ class ContextRepository:
             ") n JOIN memory m ON m.id = n.id WHERE h.id = ANY(:hits) AND h.agent_id = :agent"
         )
         statement = (
-            text(sql).columns(embedding=Vector()).bindparams(bindparam("hits", type_=ARRAY(Uuid())))
+            text(sql)
+            .columns(embedding=VectorType())
+            .bindparams(bindparam("hits", type_=ARRAY(Uuid())))
         )
         params: dict[str, object] = {"hits": list(hit_ids), "agent": agent_id, "window": window}
         if vector is not None:
-            statement = statement.bindparams(bindparam("q", type_=Vector()))
+            statement = statement.bindparams(bindparam("q", type_=VectorType()))
             params["q"] = vector
         rows = (await self.session.execute(statement, params)).all()
         return [_candidate(row, neighbour_of=row._mapping["parent"]) for row in rows]

@@ -14,6 +14,8 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase
 
+from app.core.vector import use_binary_vectors
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -42,6 +44,7 @@ class Database:
         engine = create_async_engine(
             url, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True
         )
+        use_binary_vectors(engine)
         return cls(engine, async_sessionmaker(engine, expire_on_commit=False))
 
     async def dispose(self) -> None:

@@ -3,7 +3,6 @@
 import uuid
 from datetime import datetime
 
-from pgvector.sqlalchemy import Vector
 from pydantic import JsonValue
 from sqlalchemy import (
     CheckConstraint,
@@ -22,6 +21,7 @@ from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
+from app.core.vector import Embedding, VectorType
 
 KINDS = ("decision", "fact", "procedure", "episode", "censor")
 
@@ -75,7 +75,7 @@ class Memory(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
     )
-    embedding: Mapped[list[float] | None] = mapped_column(Vector())
+    embedding: Mapped[Embedding | None] = mapped_column(VectorType())
     embedding_model: Mapped[str | None] = mapped_column(String(200))
     embedded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     search_document: Mapped[str] = mapped_column(

@@ -5,13 +5,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from pgvector.sqlalchemy import Vector
 from pydantic import JsonValue
 from sqlalchemy import Table, bindparam, func, select, text, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.core.time import utcnow
+from app.core.vector import VectorType
 from app.memories.models import Memory
 
 
@@ -92,7 +92,7 @@ class MemoryRepository:
             update(table)
             .where(table.c.id == bindparam("b_id"), table.c.full_text == bindparam("b_text"))
             .values(
-                embedding=bindparam("b_vector", type_=Vector()),
+                embedding=bindparam("b_vector", type_=VectorType()),
                 embedding_model=model,
                 embedded_at=utcnow(),
             )
