@@ -1,4 +1,4 @@
-"""Context builds, agents' custom frames, and the episode timeline index.
+"""Context builds, agents' custom frames, and the memories' timeline (order of writing).
 
 Revision ID: 0002
 Revises: 0001
@@ -24,9 +24,8 @@ def upgrade() -> None:
         "agent",
         sa.Column("frames", postgresql.JSONB(), server_default="{}", nullable=False),
     )
-    op.create_index(
-        "ix_memory_agent_timeline", "memory", ["agent_id", "occurred_at", "created_at", "id"]
-    )
+    op.add_column("memory", sa.Column("seq", sa.BigInteger(), sa.Identity(), nullable=False))
+    op.create_index("ix_memory_agent_timeline", "memory", ["agent_id", "occurred_at", "seq"])
     op.create_table(
         "context_build",
         sa.Column("id", sa.Uuid(), nullable=False),
@@ -65,4 +64,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("context_build")
     op.drop_index("ix_memory_agent_timeline", table_name="memory")
+    op.drop_column("memory", "seq")
     op.drop_column("agent", "frames")

@@ -7,6 +7,7 @@ the least valuable parts until it fits.
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal, Protocol
 
 import numpy as np
@@ -100,9 +101,17 @@ def render_item(scored: Scored, detail: Detail) -> str:
     """One list item; multi-line summaries are indented under their bullet."""
     candidate = scored.candidate
     text = candidate.summary if detail == "summary" else candidate.micro
-    if candidate.kind == "episode":
-        text = f"({candidate.occurred_at:%-d %b %Y}) {text}"
     return "- " + text.strip().replace("\n", "\n  ")
+
+
+def date_line(scored: Scored) -> str:
+    """The line above past experiences of one day (they are listed in time order)."""
+    return f"On {scored.candidate.occurred_at:%-d %B %Y}:"
+
+
+def _timeline_key(item: "Included") -> tuple[datetime, int]:
+    candidate = item.scored.candidate
+    return (candidate.occurred_at, candidate.seq)
 
 
 def _frame_body(frame: Frame) -> str:
@@ -179,6 +188,7 @@ class _Flexible:
     used: dict[FlexibleKind, int] = field(default_factory=lambda: dict.fromkeys(FLEXIBLE_KINDS, 0))
     excluded: dict[str, Excluded] = field(default_factory=dict)
     _lines: dict[tuple[str, Detail], tuple[str, int]] = field(default_factory=dict)
+    _dates: dict[str, int] = field(default_factory=dict)
     _vectors: Vector | None = None
     _count: int = 0
 
@@ -192,6 +202,12 @@ class _Flexible:
             text = render_item(scored, detail)
             self._lines[key] = (text, self.tokens.count(text) + 1)
         return self._lines[key]
+
+    def date_cost(self, day: str) -> int:
+        """Tokens of a day's line, newline included."""
+        if day not in self._dates:
+            self._dates[day] = self.tokens.count(day) + 1
+        return self._dates[day]
 
     def is_duplicate(self, scored: Scored, threshold: float) -> bool:
         vector = scored.candidate.embedding
@@ -218,6 +234,10 @@ def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int) -> int
     """Add at summary detail, else micro, within `room`; returns the tokens spent (0: no fit)."""
     kind = scored.candidate.kind
     header = _header_cost(tokens, kind) if not state.chosen[kind] else 0
+    if kind == "episode":
+        day = date_line(scored)
+        if all(date_line(item.scored) != day for item in state.chosen[kind]):
+            header += state.date_cost(day)
     details: tuple[Detail, ...] = ("summary", "micro")
     for detail in details:
         line, cost = state.line(scored, detail)
@@ -290,13 +310,29 @@ def _render(fixed: _Fixed, state: _Flexible) -> str:
         if (section := fixed.sections.get(layer)) is not None:
             sections.append(section)
     for kind in FLEXIBLE_KINDS:
-        items = sorted(state.chosen[kind], key=lambda i: -i.scored.score)
-        if items:
-            lines = "\n".join(item.line for item in items)
-            sections.append(f"## {SECTION_TITLES[kind]}\n{lines}")
+        if kind == "episode":
+            lines = _timeline(state.chosen[kind])
+        else:
+            lines = [
+                item.line for item in sorted(state.chosen[kind], key=lambda i: -i.scored.score)
+            ]
+        if lines:
+            sections.append(f"## {SECTION_TITLES[kind]}\n" + "\n".join(lines))
     if (note := fixed.sections.get("calibration")) is not None:
         sections.append(note)
     return SEPARATOR.join(sections)
+
+
+def _timeline(items: Sequence[Included]) -> list[str]:
+    """Past experiences in the order they happened, under a line for each day."""
+    lines: list[str] = []
+    day = None
+    for item in sorted(items, key=_timeline_key):
+        if (current := date_line(item.scored)) != day:
+            day = current
+            lines.append(current)
+        lines.append(item.line)
+    return lines
 
 
 def _drop_one(tokens: Tokens, fixed: _Fixed, state: _Flexible, overflow: int) -> None:

@@ -26,16 +26,11 @@ _SEARCHABLE = (
     "AND NOT (m.kind = 'procedure' AND m.state = 'retired')"
 )
 _COLUMNS = (
-    "m.id, m.kind, m.state, m.micro, m.summary, m.occurred_at, m.confidence, m.outcome, "
+    "m.id, m.kind, m.state, m.micro, m.summary, m.occurred_at, m.seq, m.confidence, "
+    "m.outcome, "
     "m.reference_count + COALESCE((m.fields->>'activation_count')::int, 0) AS usage, "
     "m.fields->>'name' AS title, m.superseded_by IS NOT NULL AS superseded, m.embedding"
 )
-
-
-def or_query(words_of: str, max_words: int = 32) -> str:
-    """A to_tsquery expression matching any word of the input (PostgreSQL drops stop words)."""
-    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(words_of) if len(w) > 1))
-    return " | ".join(words[:max_words])
 
 
 @dataclass(frozen=True)
@@ -50,6 +45,7 @@ class SearchSpec:
     vector_limit: int
     text_limit: int
     exact: bool
+    corpus_size: int = 0  # the agent's memories, for the words' document frequencies
 
 
 def _candidate(row: Row[tuple[object, ...]], *, neighbour_of: uuid.UUID | None = None) -> Candidate:
@@ -66,6 +62,7 @@ def _candidate(row: Row[tuple[object, ...]], *, neighbour_of: uuid.UUID | None =
         vector_rank=data.get("vector_rank"),
         text_rank=data.get("text_rank"),
         occurred_at=data["occurred_at"],
+        seq=data["seq"],
         confidence=data["confidence"],
         outcome=data["outcome"],
         usage=int(data["usage"]),
@@ -89,7 +86,7 @@ class ContextRepository:
 
     async def search(self, spec: SearchSpec) -> list[Candidate]:
         """Vector and full-text search in one round trip, scoped to the agent."""
-        tsquery = or_query(spec.words)
+        tsquery = bool(_WORD.search(spec.words))
         filters = f"m.agent_id = :agent AND m.kind = ANY(:kinds) AND {_SEARCHABLE}"
         if spec.metadata:
             filters += " AND m.metadata @> CAST(:metadata AS jsonb)"
@@ -103,12 +100,21 @@ class ContextRepository:
             )
             sources.append("SELECT id FROM vec")
         if tsquery:
+            # BM25-style: each of the input's words (stemmed, stop words dropped by PostgreSQL)
+            # weighs its inverse document frequency among the agent's memories, so a name that
+            # is in every other turn counts for little and a rare word for much.
             ctes.append(
-                "txt AS (SELECT m.id, ts_rank_cd(m.search_document, query) AS lexical, "
-                "row_number() OVER (ORDER BY ts_rank_cd(m.search_document, query) DESC, m.id) "
-                "AS text_rank FROM memory m, to_tsquery('english', :tsquery) query "
-                f"WHERE {filters} AND m.search_document @@ query "
-                "ORDER BY lexical DESC, m.id LIMIT :text_limit)"
+                "terms AS (SELECT t.q, ln((:corpus - t.df + 0.5) / (t.df + 0.5) + 1) AS idf "
+                "FROM (SELECT l.q, (SELECT count(*) FROM memory d WHERE d.agent_id = :agent "
+                "AND d.search_document @@ l.q) AS df FROM (SELECT DISTINCT "
+                "quote_literal(lexeme)::tsquery AS q FROM unnest(to_tsvector('english', :words)) "
+                "LIMIT :max_terms) l) t WHERE t.df > 0)"
+            )
+            ctes.append(
+                "txt AS (SELECT m.id, sum(terms.idf) AS lexical, row_number() OVER "
+                "(ORDER BY sum(terms.idf) DESC, m.id) AS text_rank FROM memory m "
+                f"JOIN terms ON m.search_document @@ terms.q WHERE {filters} "
+                "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit)"
             )
             sources.append("SELECT id FROM txt")
         if not sources:
@@ -144,7 +150,7 @@ class ContextRepository:
             statement = statement.bindparams(bindparam("q", type_=VectorType()))
             params["q"] = spec.vector
         if tsquery:
-            params["tsquery"] = tsquery
+            params.update(words=spec.words, corpus=max(spec.corpus_size, 1), max_terms=32)
         if spec.metadata:
             params["metadata"] = json.dumps(spec.metadata)
         if spec.vector is not None and not spec.exact:
@@ -166,8 +172,8 @@ class ContextRepository:
         similarity = "1 - (m.embedding <=> :q)" if vector is not None else "NULL::float"
         side = (
             "(SELECT m.id FROM memory m WHERE m.agent_id = h.agent_id AND m.kind = 'episode' "
-            "AND (m.occurred_at, m.created_at, m.id) {op} (h.occurred_at, h.created_at, h.id) "
-            "ORDER BY m.occurred_at {dir}, m.created_at {dir}, m.id {dir} LIMIT :window)"
+            "AND (m.occurred_at, m.seq) {op} (h.occurred_at, h.seq) "
+            "ORDER BY m.occurred_at {dir}, m.seq {dir} LIMIT :window)"
         )
         sql = (
             f"SELECT {_COLUMNS}, {similarity} AS similarity, NULL::float AS lexical, "

@@ -104,6 +104,7 @@ async def _candidates(
             vector_limit=settings.vector_candidates,
             text_limit=settings.text_candidates,
             exact=size <= settings.exact_search_max_memories,
+            corpus_size=size,
         )
     )
     episodes = [c for c in found if c.kind == "episode"]

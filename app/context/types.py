@@ -62,6 +62,7 @@ class Candidate:
     vector_rank: int | None  # 1-based rank in the vector search
     text_rank: int | None  # 1-based rank in the full-text search
     occurred_at: datetime
+    seq: int = 0  # order of writing: orders memories that happened at the same time
     confidence: float | None = None
     outcome: str | None = None
     usage: int = 0  # references from feedback plus recorded activations

@@ -5,11 +5,13 @@ from datetime import datetime
 
 from pydantic import JsonValue
 from sqlalchemy import (
+    BigInteger,
     CheckConstraint,
     Computed,
     DateTime,
     Float,
     ForeignKey,
+    Identity,
     Index,
     Integer,
     String,
@@ -36,7 +38,7 @@ class Memory(Base):
         CheckConstraint(f"kind IN {KINDS!r}", name="kind"),
         Index("ix_memory_agent_created", "agent_id", text("created_at DESC"), text("id DESC")),
         Index("ix_memory_agent_kind_state", "agent_id", "kind", "state"),
-        Index("ix_memory_agent_timeline", "agent_id", "occurred_at", "created_at", "id"),
+        Index("ix_memory_agent_timeline", "agent_id", "occurred_at", "seq"),
         Index(
             "ix_memory_metadata",
             "metadata",
@@ -53,6 +55,8 @@ class Memory(Base):
     )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    # Order of writing, also within one batch: what happened at the same time stays in order.
+    seq: Mapped[int] = mapped_column(BigInteger, Identity())
     tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"), index=True)
     agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id"))
     kind: Mapped[str] = mapped_column(String(16))

@@ -132,7 +132,7 @@ def test_sections_follow_the_seed_order(providers: Providers) -> None:
         "## Note",
     ]
     assert "- BLOCK: Don't add infrastructure — over-engineering" in result.text
-    assert "- (31 Oct 2026) Storage discussion with Tim." in result.text
+    assert "## Past Experience\nOn 31 October 2026:\n- Storage discussion with Tim." in result.text
 
 
 def test_tight_budget_uses_micro_before_dropping(providers: Providers) -> None:

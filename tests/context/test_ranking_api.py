@@ -57,7 +57,10 @@ async def test_turns_next_to_a_strong_hit_come_along(
     assert written[0]["id"] in items
     neighbour = items[written[1]["id"]]
     assert neighbour["components"]["adjacency"] > 0
-    assert "(8 May 2023) Melanie: I finally signed up" in result["context"]
+    # Past experiences read in the order they happened, under their day.
+    experience = result["context"].split("## Past Experience\n")[1]
+    assert experience.startswith("On 8 May 2023:\n- Melanie: I finally signed up")
+    assert experience.index("Melanie: I finally") < experience.index("Caroline: That's great")
 
 
 async def test_consecutive_builds_share_a_stable_prefix(
