@@ -114,6 +114,9 @@ class FrameDefinition(BaseModel):
     default_budget: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
     examples: list[Line] | None = Field(default=None, max_length=50)
     cues: list[Label] | None = Field(default=None, max_length=50)
+    recency: Weight | None = Field(
+        default=None, description="How much newer memories matter (scales the recency weight)."
+    )
 
 
 class FrameView(BaseModel):
@@ -126,5 +129,6 @@ class FrameView(BaseModel):
     default_budget: int
     examples: list[str]
     cues: list[str]
+    recency: float
     builtin: bool
     customized: bool

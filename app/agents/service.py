@@ -74,6 +74,7 @@ def _frame_views(agent: Agent) -> list[FrameView]:
             default_budget=frame.default_budget,
             examples=list(frame.examples),
             cues=list(frame.cues),
+            recency=frame.recency,
             builtin=name in BUILTIN_FRAMES,
             customized=name in (agent.frames or {}),
         )

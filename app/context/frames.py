@@ -21,7 +21,7 @@ CUE_BONUS = 0.08
 CUE_BONUS_CAP = 0.24
 TEMPERATURE = 0.05
 _DEFINITION_KEYS = frozenset(
-    {"description", "questions", "priorities", "default_budget", "examples", "cues"}
+    {"description", "questions", "priorities", "default_budget", "examples", "cues", "recency"}
 )
 
 
@@ -38,6 +38,7 @@ def _builtin_frames() -> dict[str, Frame]:
             questions=("What does this person care about?", "What did we talk about before?"),
             priorities={"fact": 1.0, "episode": 0.8, "decision": 0.3, "procedure": 0.2},
             default_budget=3000,
+            recency=1.0,
             examples=(
                 "hi there",
                 "hello, how are you?",
@@ -65,6 +66,7 @@ def _builtin_frames() -> dict[str, Frame]:
             ),
             priorities={"fact": 1.0, "episode": 0.9, "decision": 0.6, "procedure": 0.4},
             default_budget=6000,
+            recency=0.2,
             examples=(
                 "When did Melanie go camping?",
                 "What is Tim's favourite programming language?",
@@ -89,6 +91,7 @@ def _builtin_frames() -> dict[str, Frame]:
             ),
             priorities={"procedure": 1.0, "fact": 0.8, "decision": 0.6, "episode": 0.4},
             default_budget=8000,
+            recency=0.6,
             examples=(
                 "Implement a REST endpoint for user signup",
                 "Write a migration that adds an index on orders.created_at",
@@ -117,6 +120,7 @@ def _builtin_frames() -> dict[str, Frame]:
             ),
             priorities={"decision": 1.0, "procedure": 0.8, "fact": 0.6, "episode": 0.4},
             default_budget=12000,
+            recency=0.5,
             examples=(
                 "Should we use Postgres or MongoDB for this service?",
                 "Which message queue should we choose, Kafka or RabbitMQ?",
@@ -144,6 +148,7 @@ def _builtin_frames() -> dict[str, Frame]:
             ),
             priorities={"procedure": 1.0, "episode": 0.9, "fact": 0.7, "decision": 0.5},
             default_budget=10000,
+            recency=1.0,
             examples=(
                 "Traceback (most recent call last): ValueError in parser.py",
                 "The deploy fails with exit code 137",
@@ -181,6 +186,9 @@ def frame_from_definition(name: str, definition: Mapping[str, JsonValue]) -> Fra
     budget = definition.get("default_budget", base.default_budget)
     if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
         raise ValueError(f"frame {name!r}: default_budget must be a positive integer")
+    recency = definition.get("recency", base.recency)
+    if isinstance(recency, bool) or not isinstance(recency, int | float) or not 0 <= recency <= 1:
+        raise ValueError(f"frame {name!r}: recency must be a number from 0 to 1")
     return Frame(
         name=name,
         description=description.strip(),
@@ -189,6 +197,7 @@ def frame_from_definition(name: str, definition: Mapping[str, JsonValue]) -> Fra
         default_budget=budget,
         examples=_strings(name, definition, "examples", base.examples if own else ()),
         cues=tuple(c.lower() for c in _strings(name, definition, "cues", base.cues if own else ())),
+        recency=float(recency),
     )
 
 

@@ -58,6 +58,8 @@ def rank(
             else 0.0,
         }
         score = sum(getattr(weights, name) * value for name, value in components.items())
+        # The frame says how much recency matters for this input (the seed's weight at 1).
+        score -= weights.recency * (1.0 - frame.recency) * components["recency"]
         if candidate.superseded:
             score *= SUPERSEDED_FACTOR
         rounded = {name: round(value, 4) for name, value in components.items()}

@@ -25,6 +25,9 @@ class Frame:
     default_budget: int
     examples: tuple[str, ...] = ()
     cues: tuple[str, ...] = ()
+    # How much newer memories matter for this kind of input (scales the recency weight):
+    # a question may be about anything that ever happened, a bug is often about the last change.
+    recency: float = 1.0
 
 
 @dataclass(frozen=True)

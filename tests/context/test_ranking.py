@@ -1,0 +1,71 @@
+"""The composite score, as a pure function."""
+
+import dataclasses
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from app.context.frames import BUILTIN_FRAMES
+from app.context.ranking import Weights, rank
+from app.context.types import Candidate
+
+NOW = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def memory(semantic: float, age_days: float, **extra: object) -> Candidate:
+    fields: dict[str, object] = {
+        "memory_id": uuid.uuid4(),
+        "kind": "fact",
+        "state": "new",
+        "micro": "m",
+        "summary": "s",
+        "semantic": semantic,
+        "lexical": 0.0,
+        "vector_rank": 1,
+        "text_rank": None,
+        "occurred_at": NOW - timedelta(days=age_days),
+        **extra,
+    }
+    return Candidate(**fields)  # type: ignore[arg-type]  # test data of the right types
+
+
+def test_seed_components_and_weights() -> None:
+    (scored,) = rank([memory(0.8, 30, confidence=0.5)], BUILTIN_FRAMES["debug"], NOW, Weights())
+    parts = scored.components
+    assert parts["semantic"] == 0.8
+    assert abs(parts["recency"] - 0.5) < 1e-3  # 30-day half-life
+    assert parts["frame"] == BUILTIN_FRAMES["debug"].priorities["fact"]
+    expected = (
+        0.5 * 0.8
+        + 0.15 * parts["frame"]
+        + 0.15 * parts["recency"]
+        + 0.10 * 1.0
+        + 0.05 * 1.0
+        + 0.05 * 0.5
+    )
+    assert abs(scored.score - expected) < 1e-4
+
+
+def test_relevance_beats_recency_for_questions_not_for_debugging() -> None:
+    old_match, new_weak = memory(0.62, 180), memory(0.5, 0)
+    question = [
+        s.candidate for s in rank([old_match, new_weak], BUILTIN_FRAMES["question"], NOW, Weights())
+    ]
+    debug = [
+        s.candidate for s in rank([old_match, new_weak], BUILTIN_FRAMES["debug"], NOW, Weights())
+    ]
+    assert question[0] is old_match
+    assert debug[0] is new_weak
+
+
+def test_outcome_usage_and_supersession() -> None:
+    frame = BUILTIN_FRAMES["decision"]
+    base = memory(0.6, 10, kind="decision", outcome="success")
+    failed = dataclasses.replace(base, memory_id=uuid.uuid4(), outcome="failure")
+    used = dataclasses.replace(base, memory_id=uuid.uuid4(), usage=100)
+    superseded = dataclasses.replace(base, memory_id=uuid.uuid4(), superseded=True)
+    scores = {
+        s.candidate.memory_id: s.score
+        for s in rank([base, failed, used, superseded], frame, NOW, Weights())
+    }
+    assert scores[used.memory_id] > scores[base.memory_id] > scores[failed.memory_id]
+    assert scores[superseded.memory_id] < scores[failed.memory_id]
