@@ -104,11 +104,12 @@ class ContextRepository:
             # weighs its inverse document frequency among the agent's memories, so a name that
             # is in every other turn counts for little and a rare word for much.
             ctes.append(
-                "terms AS (SELECT t.q, ln((:corpus - t.df + 0.5) / (t.df + 0.5) + 1) AS idf "
-                "FROM (SELECT l.q, (SELECT count(*) FROM memory d WHERE d.agent_id = :agent "
-                "AND d.search_document @@ l.q) AS df FROM (SELECT DISTINCT "
-                "quote_literal(lexeme)::tsquery AS q FROM unnest(to_tsvector('english', :words)) "
-                "LIMIT :max_terms) l) t WHERE t.df > 0)"
+                # MATERIALIZED: counted once per word, not once per memory the join visits.
+                "terms AS MATERIALIZED (SELECT l.q, ln((:corpus - c.df + 0.5) / (c.df + 0.5) + 1) "
+                "AS idf FROM (SELECT DISTINCT quote_literal(lexeme)::tsquery AS q "
+                "FROM unnest(to_tsvector('english', :words)) LIMIT :max_terms) l "
+                "CROSS JOIN LATERAL (SELECT count(*) AS df FROM memory d WHERE d.agent_id = :agent "
+                "AND d.search_document @@ l.q) c WHERE c.df > 0)"
             )
             ctes.append(
                 "txt AS (SELECT m.id, sum(terms.idf) AS lexical, row_number() OVER "
