@@ -3,8 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
+DATA ?= ../shared/bench/locomo-dev.json
+SKIP_100K ?=
+COMMIT ?=
+BENCH_ARGS = $(if $(COMMIT),--commit $(COMMIT))
 
-.PHONY: install run worker migrate test lint typecheck openapi clean
+.PHONY: install run worker migrate test lint typecheck openapi bench bench-quality bench-speed clean
 
 $(STAMP): pyproject.toml
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +41,20 @@ typecheck: $(STAMP)
 
 test: lint typecheck
 	$(BIN)/pytest
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --progress-bar on -e ".[dev,bench]"
+	@touch $(BENCH_STAMP)
+
+# Benchmarks (not tests): each starts its own server on 127.0.0.1 with a fresh data directory.
+bench: $(BENCH_STAMP)
+	$(BIN)/python -m bench all --data $(DATA) $(if $(SKIP_100K),--skip-100k) $(BENCH_ARGS)
+
+bench-quality: $(BENCH_STAMP)
+	$(BIN)/python -m bench quality --data $(DATA) $(BENCH_ARGS)
+
+bench-speed: $(BENCH_STAMP)
+	$(BIN)/python -m bench speed $(if $(SKIP_100K),--skip-100k) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

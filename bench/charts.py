@@ -1,0 +1,142 @@
+"""PNG charts of the results (matplotlib Figure objects: no display and no pyplot state)."""
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from bench.locomo import CATEGORIES
+from bench.recall import BUDGETS
+
+if TYPE_CHECKING:
+    from bench.quality_tables import QualityResult
+    from bench.speed_tables import SizeStep, SpeedResult
+
+
+_STYLE = {"linewidth": 1.6, "marker": "o", "markersize": 4}
+
+
+def quality_chart(result: "QualityResult", path: Path) -> Path:
+    """Recall by budget (service, baselines, targets) and the service's recall by category."""
+    fig = Figure(figsize=(13, 5), dpi=110)
+    left, right = fig.subplots(1, 2)
+    budgets = list(BUDGETS)
+    left.plot(
+        budgets,
+        [result.service[b].recall for b in budgets],
+        label="service",
+        color="black",
+        linewidth=2.6,
+        marker="o",
+    )
+    for method, summary in result.baselines.items():
+        left.plot(budgets, [summary[b].recall for b in budgets], label=method, **_STYLE)
+    targets = sorted(result.targets.items())
+    left.scatter(
+        [b for b, _ in targets],
+        [t for _, t in targets],
+        marker="*",
+        s=140,
+        color="crimson",
+        label="target (issue 4)",
+        zorder=5,
+    )
+    left.set_xscale("log", base=2)
+    left.set_xticks(budgets, [str(b) for b in budgets])
+    left.set_ylim(0, 1)
+    left.set_xlabel("token budget (o200k_base)")
+    left.set_ylabel("mean evidence recall")
+    left.set_title("LoCoMo evidence recall by budget")
+    left.grid(alpha=0.3)
+    left.legend(fontsize=8, loc="lower right")
+
+    names = list(CATEGORIES.values())
+    width = 0.8 / len(budgets)
+    for offset, budget in enumerate(budgets):
+        xs = [i + (offset - (len(budgets) - 1) / 2) * width for i in range(len(names))]
+        ys = [result.service[budget].by_category.get(n, 0.0) for n in names]
+        right.bar(xs, ys, width=width, label=f"{budget} tokens")
+    right.set_xticks(range(len(names)), names)
+    right.set_ylim(0, 1)
+    right.set_ylabel("mean evidence recall")
+    right.set_title("Service recall by question category")
+    right.grid(axis="y", alpha=0.3)
+    right.legend(fontsize=8)
+    _finish(fig, result.run, path)
+    return path
+
+
+def speed_chart(result: "SpeedResult", path: Path) -> Path:
+    """Build latency by agent size at concurrency 1 and 16, and builds per second at 16."""
+    sizes = [step.size for step in result.steps]
+    fig = Figure(figsize=(16, 5), dpi=110)
+    left, middle, right = fig.subplots(1, 3)
+    single: list[tuple[str, Callable[[SizeStep], float]]] = [
+        ("server p50", lambda s: s.server_c1.p50),
+        ("server p95", lambda s: s.server_c1.p95),
+        ("server p99", lambda s: s.server_c1.p99),
+        ("client p95", lambda s: s.client_c1.p95),
+        ("floor p95 (embed + SQL)", lambda s: s.floor_ms.p95),
+    ]
+    sixteen: list[tuple[str, Callable[[SizeStep], float]]] = [
+        ("server p50", lambda s: s.server_c16.p50),
+        ("server p95", lambda s: s.server_c16.p95),
+        ("client p50", lambda s: s.client_c16.p50),
+        ("client p95", lambda s: s.client_c16.p95),
+    ]
+    for axis, lines, title in (
+        (left, single, "Build latency, 1 client"),
+        (middle, sixteen, "Build latency, 16 concurrent clients"),
+    ):
+        for name, pick in lines:
+            axis.plot(sizes, [pick(step) for step in result.steps], label=name, **_STYLE)
+        _targets(axis, result.targets_p95)
+        axis.set_title(title)
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        axis.yaxis.set_minor_formatter(FuncFormatter(lambda v, _pos: ""))
+        axis.set_xticks(sizes, [f"{s:,}" for s in sizes])
+        axis.set_xlabel("memories of the measured agent")
+        axis.set_ylabel("ms")
+        axis.grid(alpha=0.3, which="both")
+        axis.legend(fontsize=8)
+    labels = [f"{s:,}" for s in sizes]
+    right.bar(labels, [step.builds_per_second_c16 for step in result.steps], color="tab:blue")
+    right.axhline(
+        result.target_builds_per_second, color="crimson", linestyle="--", label="target (issue 4)"
+    )
+    right.set_title("Builds per second over HTTP, 16 clients")
+    right.set_xlabel("memories of the measured agent")
+    right.set_ylabel("builds / s")
+    right.grid(axis="y", alpha=0.3)
+    right.legend(fontsize=8)
+    _finish(fig, result.run, path)
+    return path
+
+
+def _targets(axis: Axes, targets: Mapping[int, float]) -> None:
+    points = sorted(targets.items())
+    axis.scatter(
+        [s for s, _ in points],
+        [t for _, t in points],
+        marker="*",
+        s=140,
+        color="crimson",
+        label="server p95 target",
+        zorder=5,
+    )
+
+
+def _finish(fig: Figure, run: Mapping[str, object], path: Path) -> None:
+    fig.suptitle(
+        f"{run.get('date')} · commit {run.get('commit')} · {run.get('cores')} cores, "
+        f"{run.get('memory_gib')} GiB",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)

@@ -1,0 +1,22 @@
+"""Tables and charts again from bench/results/*.json, without running anything."""
+
+from pydantic import TypeAdapter
+
+from bench import charts, quality_tables, speed_tables
+from bench.report import RESULTS_DIR
+
+
+def rerender() -> None:
+    """Print the tables of the saved results and redraw their charts."""
+    quality_path = RESULTS_DIR / "quality.json"
+    if quality_path.exists():
+        quality = TypeAdapter(quality_tables.QualityResult).validate_json(quality_path.read_bytes())
+        print(f"Quality ({quality.run.get('date')}, commit {quality.run.get('commit')})\n")
+        print(quality_tables.tables(quality))
+        charts.quality_chart(quality, RESULTS_DIR / "quality.png")
+    speed_path = RESULTS_DIR / "speed.json"
+    if speed_path.exists():
+        speed = TypeAdapter(speed_tables.SpeedResult).validate_json(speed_path.read_bytes())
+        print(f"\nSpeed ({speed.run.get('date')}, commit {speed.run.get('commit')})\n")
+        print(speed_tables.tables(speed))
+        charts.speed_chart(speed, RESULTS_DIR / "speed.png")

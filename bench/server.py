@@ -1,0 +1,277 @@
+"""The service under test: `python -m app serve` on 127.0.0.1 with its own fresh data directory."""
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+import httpx
+import psutil
+
+_MIB = 1024 * 1024
+REPO = Path(__file__).resolve().parent.parent
+
+
+def export_commit(ref: str) -> Path:
+    """The service's code (app/, alembic/) at a commit, in a temporary folder to run it from."""
+    target = Path(tempfile.mkdtemp(prefix="ce-bench-src-"))
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", ref, "app", "alembic", "alembic.ini"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    )
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True)
+class MemoryPeaks:
+    """Peak memory in MiB: the API process, and the PostgreSQL processes of its data directory."""
+
+    api_rss_mib: float
+    postgres_rss_mib: float
+    postgres_pss_mib: float
+
+
+class RssSampler:
+    """Samples the memory of the service's processes in a thread and keeps the peaks."""
+
+    def __init__(self, service: "Service", interval_seconds: float = 0.5) -> None:
+        self._service = service
+        self._interval = interval_seconds
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._peak = (0.0, 0.0, 0.0)
+        self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
+        self._cpu_seen: dict[int, float] = {}  # CPU seconds of our processes, by pid
+        self._busy_start = _busy_seconds()
+        self._wall_start = time.monotonic()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def other_cpu_share(self) -> float:
+        """The share of the machine's CPU used by processes that are not this benchmark's."""
+        self._track_cpu()
+        busy = _busy_seconds() - self._busy_start
+        ours = sum(self._cpu_seen.values())
+        capacity = (time.monotonic() - self._wall_start) * (os.cpu_count() or 1)
+        return round(max(busy - ours, 0.0) / max(capacity, 1e-9), 3)
+
+    def _track_cpu(self) -> None:
+        processes = [psutil.Process(), *self._service.postgres_processes()]
+        with contextlib.suppress(psutil.Error, RuntimeError):
+            processes.append(psutil.Process(self._service.pid))
+        for process in processes:
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            self._cpu_seen[process.pid] = times.user + times.system
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def sample(self) -> None:
+        """Take one sample now (the thread calls it; callers may too, before reading a peak)."""
+        api, pg_rss, pg_pss = self._service.memory_now()
+        with self._lock:
+            old = self._peak
+            self._peak = (max(old[0], api), max(old[1], pg_rss), max(old[2], pg_pss))
+
+    def take_peaks(self) -> MemoryPeaks:
+        """The peaks since the last call, then start over."""
+        self.sample()
+        with self._lock:
+            api, pg_rss, pg_pss = self._peak
+            self._peak = (0.0, 0.0, 0.0)
+        return MemoryPeaks(round(api / _MIB, 1), round(pg_rss / _MIB, 1), round(pg_pss / _MIB, 1))
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._interval):
+            self.sample()
+            self._track_cpu()
+
+
+def _busy_seconds() -> float:
+    times = psutil.cpu_times()
+    return float(times.user + times.system + times.nice + getattr(times, "irq", 0.0)) + float(
+        getattr(times, "softirq", 0.0)
+    )
+
+
+class Service:
+    """Starts the service in a subprocess, waits until ready, and stops it with SIGTERM."""
+
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        keep_data: bool = False,
+        commit: str | None = None,
+    ) -> None:
+        # With a commit, the service runs from an export of it, not from the working tree.
+        self.source = export_commit(commit) if commit else REPO
+        self._owns_source = commit is not None
+        self.data_dir = Path(tempfile.mkdtemp(prefix="ce-bench-"))
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.api_key = ""
+        self._extra_env = dict(env or {})
+        self._keep_data = keep_data
+        self._process: subprocess.Popen[bytes] | None = None
+        self._log_path = self.data_dir / "server.log"
+
+    @property
+    def pid(self) -> int:
+        if self._process is None:
+            raise RuntimeError("the service is not running")
+        return self._process.pid
+
+    @property
+    def pg_socket_dir(self) -> Path:
+        """The embedded PostgreSQL keeps its socket in its data folder."""
+        return self.data_dir / "pg"
+
+    def start(self, timeout_seconds: float = 180.0) -> None:
+        """Start `python -m app serve` and wait for /readyz and the API key file."""
+        env = {
+            **os.environ,
+            "CE_DATA_DIR": str(self.data_dir),
+            "CE_HOST": "127.0.0.1",
+            "CE_PORT": str(self.port),
+            "CE_LOG_LEVEL": "warning",
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(self.source), os.environ.get("PYTHONPATH", "")) if p
+            ),
+            **self._extra_env,
+        }
+        env.pop("CE_DATABASE__URL", None)
+        with self._log_path.open("wb") as log:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve"],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.source,
+            )
+        deadline = time.monotonic() + timeout_seconds
+        key_file = self.data_dir / "api-key"
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"the service exited at start:\n{self.log_tail()}")
+            if key_file.exists() and self._ready():
+                self.api_key = key_file.read_text().strip()
+                return
+            time.sleep(0.25)
+        tail = self.log_tail()
+        self.stop()
+        raise TimeoutError(f"the service was not ready in {timeout_seconds}s:\n{tail}")
+
+    def log_tail(self, lines: int = 30) -> str:
+        """The last lines the service wrote."""
+        try:
+            return "\n".join(self._log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    def _ready(self) -> bool:
+        try:
+            return httpx.get(f"{self.base_url}/readyz", timeout=2.0).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def postgres_processes(self) -> list[psutil.Process]:
+        """The postmaster of this data directory and its children."""
+        pid_file = self.pg_socket_dir / "postmaster.pid"
+        try:
+            postmaster = psutil.Process(int(pid_file.read_text().split("\n", 1)[0]))
+            return [postmaster, *postmaster.children(recursive=True)]
+        except (OSError, ValueError, psutil.Error):
+            return []
+
+    def memory_now(self) -> tuple[float, float, float]:
+        """Bytes now: API process RSS, sum of PostgreSQL RSS, sum of PostgreSQL PSS."""
+        try:
+            api = float(psutil.Process(self.pid).memory_info().rss)
+        except (psutil.Error, RuntimeError):
+            api = 0.0
+        rss = pss = 0.0
+        for process in self.postgres_processes():
+            try:
+                full = process.memory_full_info()
+            except psutil.Error:
+                continue  # a backend that ended between listing and reading
+            rss += full.rss
+            pss += full.pss
+        return api, rss, pss
+
+    def api_peak_rss_mib(self) -> float:
+        """The kernel's high-water mark of the API process's resident memory (VmHWM)."""
+        try:
+            status = Path(f"/proc/{self.pid}/status").read_text()
+        except OSError:
+            return 0.0
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+        return 0.0
+
+    def stop(self, timeout_seconds: float = 60.0) -> int | None:
+        """SIGTERM, wait for a clean exit (it stops its PostgreSQL too), then remove the data."""
+        code: int | None = None
+        postgres = self.postgres_processes()
+        if self._process is not None:
+            if self._process.poll() is None:
+                self._process.send_signal(signal.SIGTERM)
+                try:
+                    self._process.wait(timeout=timeout_seconds)
+                except subprocess.TimeoutExpired:
+                    self._process.kill()
+                    self._process.wait()
+            code = self._process.returncode
+            self._process = None
+        _gone, alive = psutil.wait_procs(postgres, timeout=30)
+        for process in alive:  # the postmaster of our own data directory, left behind
+            if process.pid == postgres[0].pid:
+                process.terminate()
+        if not self._keep_data:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+        if self._owns_source:
+            shutil.rmtree(self.source, ignore_errors=True)
+        return code
+
+    def __enter__(self) -> "Service":
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

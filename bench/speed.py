@@ -1,0 +1,218 @@
+"""Latency and throughput at 1,000 / 10,000 / 100,000 memories per agent, with the floor."""
+
+import asyncio
+import time
+from collections import defaultdict
+from dataclasses import asdict
+
+from pydantic import JsonValue
+
+from app.core.config import Settings
+from app.memories.schemas import MemoryRead
+from app.providers.embeddings import LocalEmbedder
+from bench import charts
+from bench.client import ApiClient
+from bench.corpus import REFERENCE_TIME, CorpusGenerator
+from bench.floor import measure_floor
+from bench.ingest import progress, wait_for_background, write_concurrently
+from bench.report import RESULTS_DIR, Percentiles, percentiles, run_info, write_json
+from bench.server import RssSampler, Service
+from bench.speed_tables import SizeStep, SpeedResult, tables
+
+SEED = 20260101
+SIZES = (1_000, 10_000, 100_000)
+NEIGHBOUR_AGENTS = {"team-b": 1_000, "team-c": 1_000}
+MEASURED = "team-a"
+BUDGET = 4_000
+WRITERS = 4
+QUERIES = 200
+CONCURRENT_CLIENTS = 16
+BUILDS_PER_CLIENT = 30
+LAG_SAMPLE = 50
+IDLE_WRITES = 10
+
+
+def _request(query: str) -> dict[str, JsonValue]:
+    return {
+        "agent_id": MEASURED,
+        "input": query,
+        "budget": BUDGET,
+        "now": REFERENCE_TIME.isoformat(),
+    }
+
+
+async def _load(
+    api: ApiClient, agent: str, generator: CorpusGenerator, count: int
+) -> tuple[list[MemoryRead], float]:
+    bodies = list(generator.memories(count))
+    started = time.perf_counter()
+    with progress(count, f"write {agent}", "mem") as bar:
+        stored = await write_concurrently(api, agent, bodies, WRITERS, bar)
+    return stored, time.perf_counter() - started
+
+
+async def _lag_bulk(api: ApiClient, stored: list[MemoryRead]) -> Percentiles:
+    """Write to embedded, from the server's own timestamps, for a sample of a bulk load."""
+    step = max(len(stored) // LAG_SAMPLE, 1)
+    lags = []
+    for memory in stored[::step][:LAG_SAMPLE]:
+        provenance = (await api.get_memory(memory.id)).provenance
+        if provenance.embedded_at is not None:
+            lags.append((provenance.embedded_at - provenance.created_at).total_seconds() * 1000)
+    return percentiles(lags)
+
+
+async def _lag_idle(api: ApiClient, generator: CorpusGenerator) -> Percentiles:
+    """Write one memory to an idle service, poll until it is embedded (client-side time)."""
+    lags = []
+    for body in generator.memories(IDLE_WRITES):
+        started = time.perf_counter()
+        memory = await api.write_one(next(iter(NEIGHBOUR_AGENTS)), body)
+        for _ in range(6000):  # 30 s at most
+            if (await api.get_memory(memory.id)).provenance.embedded_at is not None:
+                lags.append((time.perf_counter() - started) * 1000)
+                break
+            await asyncio.sleep(0.005)
+    return percentiles(lags)
+
+
+async def _builds(
+    api: ApiClient, queries: list[str], clients: int, per_client: int, desc: str
+) -> tuple[list[float], list[float], dict[str, list[float]], list[int], float]:
+    """Server ms, client ms, stage ms, tokens used, and wall seconds of the builds."""
+    server: list[float] = []
+    client: list[float] = []
+    stages: dict[str, list[float]] = defaultdict(list)
+    used: list[int] = []
+    bar = progress(clients * per_client, desc, "build")
+
+    async def one_client(offset: int) -> None:
+        for i in range(per_client):
+            built, elapsed_ms = await api.build(_request(queries[(offset + i) % len(queries)]))
+            server.append(built.timings_ms["total"])
+            client.append(elapsed_ms)
+            used.append(built.totals.used)
+            for stage, ms in built.timings_ms.items():
+                stages[stage].append(ms)
+            bar.update(1)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one_client(c * per_client) for c in range(clients)))
+    wall = time.perf_counter() - started
+    bar.close()
+    return server, client, stages, used, wall
+
+
+async def _step(
+    service: Service,
+    api: ApiClient,
+    sampler: RssSampler,
+    embedder: LocalEmbedder,
+    generator: CorpusGenerator,
+    queries: list[str],
+    size: int,
+    current: int,
+    tenant_memories: int,
+) -> SizeStep:
+    stored, write_seconds = await _load(api, MEASURED, generator, size - current)
+    embed_seconds = await wait_for_background(api, f"embed to {size:,}")
+    lag_bulk = await _lag_bulk(api, stored)
+    lag_idle = await _lag_idle(api, generator)
+    await _builds(api, queries[:20], 1, 20, "warm-up")
+    server1, client1, stages1, used, _wall = await _builds(api, queries, 1, len(queries), "c=1")
+    server16, client16, _s, _u, wall16 = await _builds(
+        api, queries, CONCURRENT_CLIENTS, BUILDS_PER_CLIENT, f"c={CONCURRENT_CLIENTS}"
+    )
+    # The service's own choice between an exact scan and HNSW, from the same settings.
+    exact = size <= Settings().context.exact_search_max_memories
+    floor = await measure_floor(
+        service.pg_socket_dir, "context_engine", MEASURED, queries, embedder, exact
+    )
+    floor_ms = percentiles(floor.total_ms)
+    server_c1 = percentiles(server1)
+    added = len(stored)
+    return SizeStep(
+        size=size,
+        tenant_memories=tenant_memories + added + IDLE_WRITES,
+        exact_search=exact,
+        added=added,
+        write_seconds=round(write_seconds, 1),
+        writes_per_second=round(added / write_seconds, 1),
+        embed_wait_seconds=round(embed_seconds, 1),
+        embeds_per_second=round(added / (write_seconds + embed_seconds), 1),
+        lag_bulk_ms=lag_bulk,
+        lag_idle_ms=lag_idle,
+        server_c1=server_c1,
+        client_c1=percentiles(client1),
+        server_c16=percentiles(server16),
+        client_c16=percentiles(client16),
+        builds_per_second_c16=round(len(server16) / wall16, 1),
+        stages_c1={k: percentiles(v) for k, v in stages1.items()},
+        tokens_used_mean=round(sum(used) / max(len(used), 1), 1),
+        floor_ms=floor_ms,
+        floor_embed_ms=percentiles(floor.embed_ms),
+        floor_sql_ms=percentiles(floor.sql_ms),
+        floor_rows_mean=round(floor.rows_mean, 1),
+        ratio_p50=round(server_c1.p50 / max(floor_ms.p50, 1e-6), 2),
+        ratio_p95=round(server_c1.p95 / max(floor_ms.p95, 1e-6), 2),
+        memory_mib=sampler.take_peaks(),
+    )
+
+
+async def _measure(sizes: tuple[int, ...], skip_100k: bool, commit: str | None) -> SpeedResult:
+    started = time.perf_counter()
+    generator = CorpusGenerator(SEED)
+    queries = CorpusGenerator(SEED + 1).queries(QUERIES)
+    embedder = LocalEmbedder()
+    steps: list[SizeStep] = []
+    with Service(commit=commit) as service:
+        sampler = RssSampler(service)
+        sampler.start()
+        async with ApiClient(service.base_url, service.api_key, max_connections=32) as api:
+            tenant = 0
+            for agent, count in NEIGHBOUR_AGENTS.items():
+                await api.put_agent(agent, f"Platform team agent {agent}")
+                stored, _seconds = await _load(api, agent, generator, count)
+                tenant += len(stored)
+            await api.put_agent(MEASURED, "Platform team agent")
+            current = 0
+            for size in sizes:
+                step = await _step(
+                    service, api, sampler, embedder, generator, queries, size, current, tenant
+                )
+                steps.append(step)
+                tenant, current = step.tenant_memories, size
+                # Written after every step, so a long run that stops early keeps what it measured.
+                result = SpeedResult(
+                    run={
+                        **run_info(commit),
+                        "minutes": round((time.perf_counter() - started) / 60, 1),
+                    },
+                    seed=SEED,
+                    budget=BUDGET,
+                    agents={MEASURED: size, **NEIGHBOUR_AGENTS},
+                    steps=list(steps),
+                    skipped_100k=skip_100k,
+                    other_cpu_share=sampler.other_cpu_share(),
+                )
+                _write(result)
+        sampler.stop()
+    return result
+
+
+def _write(result: SpeedResult) -> None:
+    path = write_json("speed", asdict(result))
+    chart = charts.speed_chart(result, RESULTS_DIR / "speed.png")
+    print()
+    print(tables(result))
+    print(f"\nWrote {path} and {chart}\n")
+
+
+def run(
+    skip_100k: bool = False, sizes: tuple[int, ...] = SIZES, commit: str | None = None
+) -> SpeedResult:
+    """The whole speed benchmark: load, builds at 1 and 16 clients, floor, table, JSON, chart."""
+    chosen = tuple(s for s in sorted(sizes) if not (skip_100k and s >= 100_000))
+    if not chosen:
+        raise ValueError("no size left to measure")
+    return asyncio.run(_measure(chosen, skip_100k, commit))

@@ -1,0 +1,172 @@
+"""The speed benchmark's result, its targets, and its tables."""
+
+from dataclasses import dataclass, field
+
+from pydantic import JsonValue
+
+from bench.report import Percentiles, table
+from bench.server import MemoryPeaks
+
+TARGET_P95_MS = {10_000: 25.0, 100_000: 60.0}  # issue 4: server-side, 2 cores, local embedder
+TARGET_BUILDS_PER_SECOND = 100.0  # over HTTP at concurrency 16
+TARGET_RATIO = 2.0  # build / floor
+
+
+@dataclass(frozen=True)
+class SizeStep:
+    """Everything measured with the measured agent at one size."""
+
+    size: int
+    tenant_memories: int
+    exact_search: bool
+    added: int
+    write_seconds: float
+    writes_per_second: float
+    embed_wait_seconds: float
+    embeds_per_second: float
+    lag_bulk_ms: Percentiles
+    lag_idle_ms: Percentiles
+    server_c1: Percentiles
+    client_c1: Percentiles
+    server_c16: Percentiles
+    client_c16: Percentiles
+    builds_per_second_c16: float
+    stages_c1: dict[str, Percentiles]
+    tokens_used_mean: float
+    floor_ms: Percentiles
+    floor_embed_ms: Percentiles
+    floor_sql_ms: Percentiles
+    floor_rows_mean: float
+    ratio_p50: float
+    ratio_p95: float
+    memory_mib: MemoryPeaks
+
+
+@dataclass(frozen=True)
+class SpeedResult:
+    run: dict[str, JsonValue]
+    seed: int
+    budget: int
+    agents: dict[str, int]
+    steps: list[SizeStep]
+    skipped_100k: bool
+    other_cpu_share: float
+    targets_p95: dict[int, float] = field(default_factory=lambda: dict(TARGET_P95_MS))
+    target_builds_per_second: float = TARGET_BUILDS_PER_SECOND
+    target_ratio: float = TARGET_RATIO
+
+
+def _ms(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def tables(result: SpeedResult) -> str:
+    """Load, latency, throughput, floor and memory by agent size."""
+    steps = result.steps
+    parts = [
+        "Loading through the batch API (writes/s as acknowledged; embeddings by the worker)",
+        table(
+            [
+                "memories",
+                "writes/s",
+                "embeddings/s",
+                "write→embedded p50 (bulk)",
+                "p95 (bulk)",
+                "write→embedded p50 (idle)",
+            ],
+            [
+                [
+                    f"{s.size:,}",
+                    s.writes_per_second,
+                    s.embeds_per_second,
+                    f"{s.lag_bulk_ms.p50 / 1000:.1f} s",
+                    f"{s.lag_bulk_ms.p95 / 1000:.1f} s",
+                    f"{s.lag_idle_ms.p50:.0f} ms",
+                ]
+                for s in steps
+            ],
+        ),
+        "",
+        f"POST /context/build latency in ms (budget {result.budget}); target server p95: "
+        + ", ".join(f"≤ {t:.0f} ms at {n:,}" for n, t in sorted(result.targets_p95.items())),
+        table(
+            [
+                "memories",
+                "server p50",
+                "p95",
+                "p99",
+                "client p50",
+                "p95",
+                "p99",
+                "c16 server p50",
+                "p95",
+                "c16 client p50",
+                "p95",
+                "builds/s at 16",
+            ],
+            [
+                [
+                    f"{s.size:,}",
+                    _ms(s.server_c1.p50),
+                    _ms(s.server_c1.p95),
+                    _ms(s.server_c1.p99),
+                    _ms(s.client_c1.p50),
+                    _ms(s.client_c1.p95),
+                    _ms(s.client_c1.p99),
+                    _ms(s.server_c16.p50),
+                    _ms(s.server_c16.p95),
+                    _ms(s.client_c16.p50),
+                    _ms(s.client_c16.p95),
+                    f"{s.builds_per_second_c16:.1f}",
+                ]
+                for s in steps
+            ],
+        ),
+        "",
+        f"Floor (one query embedding + one hybrid SQL query) and build / floor; "
+        f"target ratio ≤ {result.target_ratio:.0f}",
+        table(
+            [
+                "memories",
+                "vector search",
+                "embed p50",
+                "SQL p50",
+                "floor p50",
+                "floor p95",
+                "build/floor p50",
+                "p95",
+                "API RSS MiB",
+                "PG RSS MiB",
+                "PG PSS MiB",
+            ],
+            [
+                [
+                    f"{s.size:,}",
+                    "exact" if s.exact_search else "HNSW",
+                    _ms(s.floor_embed_ms.p50),
+                    _ms(s.floor_sql_ms.p50),
+                    _ms(s.floor_ms.p50),
+                    _ms(s.floor_ms.p95),
+                    f"{s.ratio_p50:.1f}",
+                    f"{s.ratio_p95:.1f}",
+                    s.memory_mib.api_rss_mib,
+                    s.memory_mib.postgres_rss_mib,
+                    s.memory_mib.postgres_pss_mib,
+                ]
+                for s in steps
+            ],
+        ),
+        "",
+        "Server-side stages at concurrency 1, p50 ms: "
+        + "; ".join(
+            f"{s.size:,}: "
+            + ", ".join(f"{k} {v.p50:.1f}" for k, v in s.stages_c1.items() if k != "total")
+            for s in steps
+        ),
+    ]
+    parts.append(
+        f"Other processes on the machine used {result.other_cpu_share:.0%} of its CPU meanwhile."
+    )
+    if result.skipped_100k:
+        parts.append("The 100,000-memory step was skipped (--skip-100k).")
+    return "\n".join(parts)
