@@ -189,6 +189,7 @@ class _Flexible:
     excluded: dict[str, Excluded] = field(default_factory=dict)
     _lines: dict[tuple[str, Detail], tuple[str, int]] = field(default_factory=dict)
     _dates: dict[str, int] = field(default_factory=dict)
+    days: set[str] = field(default_factory=set)  # the date lines the chosen episodes need
     _vectors: Vector | None = None
     _count: int = 0
 
@@ -219,6 +220,8 @@ class _Flexible:
         candidate = included.scored.candidate
         self.chosen[candidate.kind].append(included)
         self.used[candidate.kind] += cost
+        if candidate.kind == "episode":
+            self.days.add(date_line(included.scored))
         if candidate.embedding is not None and candidate.embedding.shape == (self.dimensions,):
             if self._vectors is None:
                 self._vectors = np.zeros((self.capacity, self.dimensions), dtype=np.float32)
@@ -236,7 +239,7 @@ def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int) -> int
     header = _header_cost(tokens, kind) if not state.chosen[kind] else 0
     if kind == "episode":
         day = date_line(scored)
-        if all(date_line(item.scored) != day for item in state.chosen[kind]):
+        if day not in state.days:
             header += state.date_cost(day)
     details: tuple[Detail, ...] = ("summary", "micro")
     for detail in details:

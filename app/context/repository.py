@@ -46,6 +46,7 @@ class SearchSpec:
     text_limit: int
     exact: bool
     corpus_size: int = 0  # the agent's memories, for the words' document frequencies
+    common_word_memories: int = 500  # words in more memories than this are not searched
 
 
 def _candidate(row: Row[tuple[object, ...]], *, neighbour_of: uuid.UUID | None = None) -> Candidate:
@@ -108,8 +109,11 @@ class ContextRepository:
                 "terms AS MATERIALIZED (SELECT l.q, ln((:corpus - c.df + 0.5) / (c.df + 0.5) + 1) "
                 "AS idf FROM (SELECT DISTINCT quote_literal(lexeme)::tsquery AS q "
                 "FROM unnest(to_tsvector('english', :words)) LIMIT :max_terms) l "
-                "CROSS JOIN LATERAL (SELECT count(*) AS df FROM memory d WHERE d.agent_id = :agent "
-                "AND d.search_document @@ l.q) c WHERE c.df > 0)"
+                # A word in more than :common memories tells them apart no better than a stop
+                # word; it is left out, which keeps the count and the join short on big agents.
+                "CROSS JOIN LATERAL (SELECT count(*) AS df FROM (SELECT 1 FROM memory d "
+                "WHERE d.agent_id = :agent AND d.search_document @@ l.q LIMIT :common + 1) d) c "
+                "WHERE c.df BETWEEN 1 AND :common)"
             )
             ctes.append(
                 "txt AS (SELECT m.id, sum(terms.idf) AS lexical, row_number() OVER "
@@ -151,12 +155,23 @@ class ContextRepository:
             statement = statement.bindparams(bindparam("q", type_=VectorType()))
             params["q"] = spec.vector
         if tsquery:
-            params.update(words=spec.words, corpus=max(spec.corpus_size, 1), max_terms=32)
+            params.update(
+                words=spec.words,
+                corpus=max(spec.corpus_size, 1),
+                max_terms=32,
+                common=spec.common_word_memories,
+            )
         if spec.metadata:
             params["metadata"] = json.dumps(spec.metadata)
         if spec.vector is not None and not spec.exact:
             # pgvector >= 0.8: keep scanning the graph until enough rows pass the filter.
-            await self.session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+            await self.session.execute(
+                text(
+                    "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                    "set_config('hnsw.ef_search', :ef, true)"
+                ),
+                {"ef": str(max(spec.vector_limit, 40))},
+            )
         rows = (await self.session.execute(statement, params)).all()
         return [_candidate(row) for row in rows]
 

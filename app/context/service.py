@@ -105,6 +105,7 @@ async def _candidates(
             text_limit=settings.text_candidates,
             exact=size <= settings.exact_search_max_memories,
             corpus_size=size,
+            common_word_memories=settings.common_word_memories,
         )
     )
     episodes = [c for c in found if c.kind == "episode"]

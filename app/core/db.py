@@ -42,7 +42,13 @@ class Database:
     def connect(cls, url: str, *, pool_size: int = 10, max_overflow: int = 10) -> "Database":
         """Create the engine for a PostgreSQL URL (asyncpg driver)."""
         engine = create_async_engine(
-            url, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True
+            url,
+            pool_size=pool_size,
+            max_overflow=max_overflow,
+            pool_pre_ping=True,
+            # Statements are prepared once per connection; a plan made for the actual values
+            # (the agent, its size, the query's words) beats a generic one on skewed data.
+            connect_args={"server_settings": {"plan_cache_mode": "force_custom_plan"}},
         )
         use_binary_vectors(engine)
         return cls(engine, async_sessionmaker(engine, expire_on_commit=False))

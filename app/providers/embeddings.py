@@ -17,6 +17,7 @@ from app.providers.packages import package_dir
 LOCAL_MODEL = "all-MiniLM-L6-v2"
 LOCAL_DIMENSIONS = 384
 _MAX_WORDPIECES = 256
+_GROUP = 8  # texts per model run: sorted by length, so each group pads little
 
 
 class Embedder(Protocol):
@@ -50,7 +51,7 @@ class LocalEmbedder:
         )
         tokenizer = Tokenizer.from_file(str(tokenizer_file))
         tokenizer.enable_truncation(max_length=_MAX_WORDPIECES)
-        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        tokenizer.no_padding()  # the file pads to a fixed length; groups are padded in _run
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.intra_op_num_threads = threads
@@ -73,10 +74,26 @@ class LocalEmbedder:
         return LOCAL_DIMENSIONS
 
     def embed_sync(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        """Embed texts on the calling thread (padded batches, mean pooling, L2 norm)."""
+        """Embed texts on the calling thread (mean pooling, L2 norm).
+
+        Texts run in groups of similar length, each padded only to its own longest text, so a
+        batch of short facts does not pay for the one long episode among them.
+        """
         encodings = self._tokenizer.encode_batch(list(texts))
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        result = np.empty((len(encodings), LOCAL_DIMENSIONS), dtype=np.float32)
+        for start in range(0, len(order), _GROUP):
+            group = order[start : start + _GROUP]
+            result[group] = self._run([encodings[i].ids for i in group])
+        return result
+
+    def _run(self, token_ids: list[list[int]]) -> NDArray[np.float32]:
+        width = max(len(ids) for ids in token_ids)
+        ids = np.zeros((len(token_ids), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, values in enumerate(token_ids):
+            ids[row, : len(values)] = values
+            mask[row, : len(values)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)

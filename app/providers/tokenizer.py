@@ -1,5 +1,6 @@
 """Exact token counts with tiktoken, its vocabularies loaded from installed package data."""
 
+import functools
 import gzip
 import hashlib
 import os
@@ -16,6 +17,10 @@ ENCODINGS: tuple[EncodingName, ...] = ("o200k_base", "cl100k_base")
 
 # tiktoken caches a vocabulary under the sha1 of its URL and checks its sha256 (tiktoken_ext).
 _BLOB_URL = "https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
+# Lines of memories are counted again in every build that considers them; remembering the counts
+# of short texts (a few MiB at most) takes tokenizing out of most builds.
+_CACHED_TEXTS = 32_768
+_CACHED_MAX_CHARS = 2_000
 _SHA256 = {
     "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
     "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
@@ -51,6 +56,7 @@ class TokenCounter:
         install_vocabularies(cache_dir)
         self.default_encoding: EncodingName = default_encoding
         self._encodings = {name: tiktoken.get_encoding(name) for name in ENCODINGS}
+        self._cached_count = functools.lru_cache(maxsize=_CACHED_TEXTS)(self._count)
 
     def encoding_for_model(self, model: str | None) -> EncodingName:
         """The encoding of a model tiktoken knows; the configured default otherwise."""
@@ -67,8 +73,13 @@ class TokenCounter:
 
     def count(self, text: str, encoding: EncodingName | None = None) -> int:
         """The exact number of tokens of `text`."""
-        enc = self._encodings[encoding or self.default_encoding]
-        return len(enc.encode_ordinary(text))
+        name = encoding or self.default_encoding
+        if len(text) > _CACHED_MAX_CHARS:
+            return self._count(text, name)
+        return self._cached_count(text, name)
+
+    def _count(self, text: str, encoding: EncodingName) -> int:
+        return len(self._encodings[encoding].encode_ordinary(text))
 
     def counts(self, text: str) -> dict[EncodingName, int]:
         """Token counts of `text` in every supported encoding."""

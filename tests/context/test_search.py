@@ -67,3 +67,48 @@ async def test_filtered_vector_search_fills_the_limit(
             )
         )
         assert empty == []
+
+
+async def test_rare_words_weigh_more_and_common_words_are_left_out(
+    client: httpx.AsyncClient,
+    tenancy: Tenancy,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    await put_agent(client, tenancy, "lexicon")
+    notes = [fact(f"harbour log {i}: the ferry left on time") for i in range(6)]
+    notes.append(fact("the lighthouse keeper repaired the ferry ramp"))
+    response = await client.post(
+        "/agents/lexicon/memories/batch", headers=tenancy.headers, json={"memories": notes}
+    )
+    assert response.status_code == 201
+    async with sessionmaker() as session:
+        tenant = await TenantRepository(session).by_name(tenancy.tenant)
+        assert tenant is not None
+        agent_row = await AgentRepository(session).get(tenant.id, "lexicon")
+        assert agent_row is not None
+
+        async def search(common: int) -> dict[str, float]:
+            found = await ContextRepository(session).search(
+                SearchSpec(
+                    agent_id=agent_row.id,
+                    vector=None,  # words only: nothing is embedded yet
+                    words="harbour lighthouse",
+                    kinds=["fact"],
+                    metadata=None,
+                    vector_limit=20,
+                    text_limit=20,
+                    exact=True,
+                    corpus_size=7,
+                    common_word_memories=common,
+                )
+            )
+            return {c.summary: c.lexical for c in found}
+
+        weighed = await search(common=500)
+        keeper = weighed.pop("the lighthouse keeper repaired the ferry ramp")
+        assert len(weighed) == 6
+        assert all(
+            keeper > score > 0 for score in weighed.values()
+        )  # one rare word beats a common one
+        # "harbour" is in six memories: above a cap of five it no longer finds anything.
+        assert list(await search(common=5)) == ["the lighthouse keeper repaired the ferry ramp"]

@@ -41,3 +41,26 @@ async def test_local_embedder_puts_paraphrases_close(providers: Providers) -> No
     similar, unrelated = vectors[0] @ vectors[1], vectors[0] @ vectors[2]
     assert similar > 0.7 > unrelated
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+
+
+async def test_local_embedder_gives_a_text_the_same_vector_in_any_batch(
+    providers: Providers,
+) -> None:
+    short = "Redis is our cache"
+    long = "The incident review covered the failover, the stale reads and the new alerting. " * 6
+    alone = np.array(await providers.embedder.embed([short]))[0]
+    batch = [long, short, *(f"note {i} about deploys" for i in range(20))]
+    together = np.array(await providers.embedder.embed(batch))
+    # Padding never leaks into a vector, and results come back in the order asked.
+    assert np.allclose(together[1], alone, atol=1e-5)
+    assert together[0] @ alone < 0.9
+    assert together.shape == (len(batch), alone.shape[0])
+
+
+def test_counts_are_the_same_when_remembered(providers: Providers) -> None:
+    tokens = providers.tokens
+    line = "- Caroline: I went to a support group yesterday."
+    assert tokens.count(line) == tokens.count(line) == tokens.count(line, "o200k_base")
+    assert tokens.count(line, "cl100k_base") == tokens.count(line, "cl100k_base")
+    long = "word " * 1000  # longer than what is remembered: counted every time, the same
+    assert tokens.count(long) == tokens.count(long) > 900
