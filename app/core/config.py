@@ -90,7 +90,7 @@ class ContextSettings(BaseModel):
     exact_search_max_memories: int = Field(default=2_000, ge=0)
     common_word_memories: int = Field(default=500, ge=1)
     neighbour_hits: int = Field(default=5, ge=0, le=50)
-    neighbour_window: int = Field(default=1, ge=0, le=10)
+    neighbour_window: int = Field(default=2, ge=0, le=10)
     min_similarity: float = Field(default=0.2, ge=0, le=1)
     duplicate_similarity: float = Field(default=0.95, gt=0, le=1.01)
     drift_threshold: float = Field(default=0.5, ge=0, le=1)
@@ -101,8 +101,8 @@ class ContextSettings(BaseModel):
     weight_outcome: float = Field(default=0.10, ge=0)
     weight_usage: float = Field(default=0.05, ge=0)
     weight_confidence: float = Field(default=0.05, ge=0)
-    weight_lexical: float = Field(default=0.15, ge=0)
-    weight_adjacency: float = Field(default=0.10, ge=0)
+    weight_lexical: float = Field(default=0.25, ge=0)
+    weight_adjacency: float = Field(default=0.20, ge=0)
 
 
 class Settings(BaseSettings):
