@@ -32,6 +32,7 @@ from app.context.schemas import (
     Totals,
 )
 from app.context.types import FLEXIBLE_KINDS, Candidate, FrameChoice, Vector
+from app.core.config import ContextSettings
 from app.core.errors import InvalidInput, NotFound
 from app.core.time import utcnow
 from app.providers.errors import ProviderError
@@ -81,12 +82,24 @@ async def choose_frame(
     return await engine.selector.choose(text, vector, frames, requested)
 
 
+_TOKENS_PER_HIT = 200  # a bigger budget has room for what happened around more of the hits
+
+
+def neighbour_hits(settings: ContextSettings, budget: int) -> int:
+    """How many strong episode hits bring their timeline neighbours, for a budget."""
+    if settings.neighbour_hits == 0:
+        return 0
+    scaled = budget // _TOKENS_PER_HIT
+    return max(settings.neighbour_hits, min(scaled, settings.neighbour_hits_max))
+
+
 async def _candidates(
     repository: ContextRepository,
     engine: ContextEngine,
     agent: Agent,
     request: ContextBuildRequest,
     vector: Vector | None,
+    budget: int,
 ) -> list[Candidate]:
     settings = engine.settings
     size = engine.cached_size(agent.id)
@@ -109,13 +122,14 @@ async def _candidates(
         )
     )
     episodes = [c for c in found if c.kind == "episode"]
-    if not episodes or settings.neighbour_hits == 0 or request.metadata:
+    hits = neighbour_hits(settings, budget)
+    if not episodes or hits == 0 or request.metadata:
         return found
     top_lexical = max((c.lexical for c in episodes), default=0.0) or 1.0
     strong = sorted(episodes, key=lambda c: -((c.semantic or 0.0) + c.lexical / top_lexical))
     neighbours = await repository.neighbours(
         agent.id,
-        [c.memory_id for c in strong[: settings.neighbour_hits]],
+        [c.memory_id for c in strong[:hits]],
         query,
         settings.neighbour_window,
     )
@@ -235,7 +249,7 @@ async def build_context(
     )
     clock.lap("frame")
     repository = ContextRepository(session)
-    candidates = await _candidates(repository, engine, agent, request, vector)
+    candidates = await _candidates(repository, engine, agent, request, vector, plan.total)
     censors = await repository.active_censors(agent.id)
     calibration = calibrate(await repository.reviewed_decisions(agent.id))
     clock.lap("search")

@@ -90,6 +90,7 @@ class ContextSettings(BaseModel):
     exact_search_max_memories: int = Field(default=2_000, ge=0)
     common_word_memories: int = Field(default=500, ge=1)
     neighbour_hits: int = Field(default=5, ge=0, le=50)
+    neighbour_hits_max: int = Field(default=20, ge=0, le=50)
     neighbour_window: int = Field(default=2, ge=0, le=10)
     min_similarity: float = Field(default=0.2, ge=0, le=1)
     duplicate_similarity: float = Field(default=0.95, gt=0, le=1.01)

@@ -6,7 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 from app.context.frames import BUILTIN_FRAMES
 from app.context.ranking import Weights, rank
+from app.context.service import neighbour_hits
 from app.context.types import Candidate
+from app.core.config import ContextSettings
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -69,3 +71,10 @@ def test_outcome_usage_and_supersession() -> None:
     }
     assert scores[used.memory_id] > scores[base.memory_id] > scores[failed.memory_id]
     assert scores[superseded.memory_id] < scores[failed.memory_id]
+
+
+def test_bigger_budgets_bring_the_neighbours_of_more_hits() -> None:
+    settings = ContextSettings()
+    hits = {budget: neighbour_hits(settings, budget) for budget in (300, 1000, 2000, 4000, 8000)}
+    assert hits == {300: 5, 1000: 5, 2000: 10, 4000: 20, 8000: 20}
+    assert neighbour_hits(ContextSettings(neighbour_hits=0), 4000) == 0
