@@ -45,7 +45,8 @@ class Memory(Base):
             postgresql_using="gin",
             postgresql_ops={"metadata": "jsonb_path_ops"},
         ),
-        Index("ix_memory_search_document", "search_document", postgresql_using="gin"),
+        # GIN over (agent, words) through btree_gin: a word search reads only the agent's rows.
+        Index("ix_memory_agent_search", "agent_id", "search_document", postgresql_using="gin"),
         Index(
             "ix_memory_embedding",
             "embedding",
