@@ -34,16 +34,7 @@ def quality_chart(result: "QualityResult", path: Path) -> Path:
     )
     for method, summary in result.baselines.items():
         left.plot(budgets, [summary[b].recall for b in budgets], label=method, **_STYLE)
-    targets = sorted(result.targets.items())
-    left.scatter(
-        [b for b, _ in targets],
-        [t for _, t in targets],
-        marker="*",
-        s=140,
-        color="crimson",
-        label="target (issue 4)",
-        zorder=5,
-    )
+    _targets(left, result.targets, "target (issue 4)")
     left.set_xscale("log", base=2)
     left.set_xticks(budgets, [str(b) for b in budgets])
     left.set_ylim(0, 1)
@@ -93,7 +84,7 @@ def speed_chart(result: "SpeedResult", path: Path) -> Path:
     ):
         for name, pick in lines:
             axis.plot(sizes, [pick(step) for step in result.steps], label=name, **_STYLE)
-        _targets(axis, result.targets_p95)
+        _targets(axis, result.targets_p95, "server p95 target")
         axis.set_title(title)
         axis.set_xscale("log")
         axis.set_yscale("log")
@@ -118,7 +109,7 @@ def speed_chart(result: "SpeedResult", path: Path) -> Path:
     return path
 
 
-def _targets(axis: Axes, targets: Mapping[int, float]) -> None:
+def _targets(axis: Axes, targets: Mapping[int, float], label: str) -> None:
     points = sorted(targets.items())
     axis.scatter(
         [s for s, _ in points],
@@ -126,7 +117,7 @@ def _targets(axis: Axes, targets: Mapping[int, float]) -> None:
         marker="*",
         s=140,
         color="crimson",
-        label="server p95 target",
+        label=label,
         zorder=5,
     )
 

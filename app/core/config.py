@@ -71,6 +71,7 @@ class WorkerSettings(BaseModel):
     backoff_base_seconds: float = Field(default=2.0, gt=0)
     backoff_max_seconds: float = Field(default=600.0, gt=0)
     stale_after_seconds: float = Field(default=300.0, gt=0)
+    analyze_after_jobs: int = Field(default=500, ge=0)
 
     @model_validator(mode="after")
     def _base_within_max(self) -> "WorkerSettings":

@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Protocol
 
 import structlog
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.core.config import WorkerSettings
@@ -44,6 +45,7 @@ class Worker:
         self.settings = settings
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         self._wake = asyncio.Event()
+        self._since_analyze = 0  # jobs run since the memory table's statistics were refreshed
 
     async def run_once(self) -> int:
         """Claim one batch of each task this process handles and run it; returns jobs taken.
@@ -63,7 +65,23 @@ class Worker:
             if jobs:
                 await self._run_batch(handler, task, jobs)
                 taken += len(jobs)
+        self._since_analyze += taken
         return taken
+
+    async def refresh_statistics(self) -> bool:
+        """ANALYZE the memory table once enough jobs ran since the last time; True if it did.
+
+        Autovacuum gets there too, but up to a minute later: a search right after a bulk load
+        would be planned on statistics that do not know the new rows (or the new agent).
+        """
+        threshold = self.settings.analyze_after_jobs
+        if threshold == 0 or self._since_analyze < threshold:
+            return False
+        async with self.sessionmaker.begin() as session:
+            await session.execute(text("ANALYZE memory"))
+        self._since_analyze = 0
+        log.info("worker.analyzed", table="memory")
+        return True
 
     async def _run_batch(self, handler: Handler, task: str, jobs: Sequence[ClaimedJob]) -> None:
         started = time.perf_counter()
@@ -109,6 +127,7 @@ class Worker:
         total = 0
         while taken := await self.run_once():
             total += taken
+        await self.refresh_statistics()
         return total
 
     async def run(self, engine: AsyncEngine, stop: asyncio.Event) -> None:
@@ -128,6 +147,10 @@ class Worker:
                         taken = 0
                     if taken:
                         continue
+                    try:
+                        await self.refresh_statistics()
+                    except Exception:
+                        log.exception("worker.analyze_error")
                     waiters = {
                         asyncio.ensure_future(self._wake.wait()),
                         asyncio.ensure_future(stop.wait()),
