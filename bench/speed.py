@@ -174,6 +174,8 @@ async def _measure(sizes: tuple[int, ...], skip_100k: bool, commit: str | None) 
                 await api.put_agent(agent, f"Platform team agent {agent}")
                 stored, _seconds = await _load(api, agent, generator, count)
                 tenant += len(stored)
+            # Their embeddings first, so the first step's rate counts the measured agent only.
+            await wait_for_background(api, "embed other agents")
             await api.put_agent(MEASURED, "Platform team agent")
             current = 0
             for size in sizes:
