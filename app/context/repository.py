@@ -45,8 +45,8 @@ class SearchSpec:
     vector_limit: int
     text_limit: int
     exact: bool
-    corpus_size: int = 0  # the agent's memories, for the words' document frequencies
-    common_word_memories: int = 500  # words in more memories than this are not searched
+    corpus_size: int  # the agent's memories, for the words' document frequencies
+    common_word_memories: int  # words in more memories than this are not searched
 
 
 def _candidate(row: Row[tuple[object, ...]], *, neighbour_of: uuid.UUID | None = None) -> Candidate:

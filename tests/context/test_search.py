@@ -49,6 +49,8 @@ async def test_filtered_vector_search_fills_the_limit(
                     vector_limit=25,
                     text_limit=25,
                     exact=exact,
+                    corpus_size=40,
+                    common_word_memories=500,
                 )
             )
             assert len(found) == 25, exact
@@ -64,6 +66,8 @@ async def test_filtered_vector_search_fills_the_limit(
                 vector_limit=25,
                 text_limit=25,
                 exact=True,
+                corpus_size=0,
+                common_word_memories=500,
             )
         )
         assert empty == []
