@@ -1,5 +1,7 @@
 """Recording a build, a refresh and feedback in the Prometheus metrics of core.metrics."""
 
+from collections import Counter
+
 from app.context.assembly import Assembly
 from app.context.schemas import ContextBuildResponse
 from app.core.metrics import (
@@ -24,11 +26,11 @@ def observe_build(response: ContextBuildResponse, assembly: Assembly, *, first: 
     if response.relevance is not None:
         CONTEXT_RELEVANCE.observe(response.relevance)
     CONTEXT_UTILIZATION.observe(response.totals.utilization)
-    for layer in response.layers:
-        for item in layer.items:
-            CONTEXT_ITEMS.labels(item.kind, item.detail).inc()
-    for excluded in assembly.excluded:
-        CONTEXT_LEFT_OUT.labels(excluded.reason).inc()
+    items = Counter((item.kind, item.detail) for layer in response.layers for item in layer.items)
+    for (kind, detail), count in items.items():
+        CONTEXT_ITEMS.labels(kind, detail).inc(count)
+    for reason, count in Counter(excluded.reason for excluded in assembly.excluded).items():
+        CONTEXT_LEFT_OUT.labels(reason).inc(count)
 
 
 def observe_refresh(reasons: list[str]) -> None:

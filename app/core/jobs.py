@@ -39,7 +39,7 @@ class Job(Base):
     __table_args__ = (
         Index(
             "ix_job_claimable",
-            "run_after",
+            "task",
             "id",
             postgresql_where=text("state IN ('queued', 'running')"),
         ),
