@@ -38,6 +38,7 @@ class ContextEngine:
             confidence=s.weight_confidence,
             lexical=s.weight_lexical,
             adjacency=s.weight_adjacency,
+            period=s.weight_period,
             half_life_days=s.half_life_days,
         )
 

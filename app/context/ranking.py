@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from app.context.periods import Period
 from app.context.types import Candidate, Frame, Scored
 
 OUTCOME_BOOST = {"success": 1.2, "partial": 1.0, "failure": 0.8, "pending": 0.9}
@@ -13,7 +14,7 @@ SUPERSEDED_FACTOR = 0.7
 
 @dataclass(frozen=True)
 class Weights:
-    """Weights of the composite (seed 009), plus the lexical and adjacency signals."""
+    """Weights of the composite (seed 009), plus the lexical, adjacency and period signals."""
 
     semantic: float = 0.50
     frame: float = 0.15
@@ -23,6 +24,7 @@ class Weights:
     confidence: float = 0.05
     lexical: float = 0.15
     adjacency: float = 0.10
+    period: float = 0.15
     half_life_days: float = 30.0
 
 
@@ -34,7 +36,11 @@ def relevance(candidate: Candidate, top_lexical: float) -> tuple[float, float]:
 
 
 def rank(
-    candidates: Sequence[Candidate], frame: Frame, now: datetime, weights: Weights
+    candidates: Sequence[Candidate],
+    frame: Frame,
+    now: datetime,
+    weights: Weights,
+    period: Period | None = None,
 ) -> list[Scored]:
     """Score every candidate and sort best first (ties broken by id, so builds are stable)."""
     top_lexical = max((c.lexical for c in candidates), default=0.0)
@@ -56,6 +62,8 @@ def rank(
             "adjacency": strength.get(candidate.neighbour_of, 0.0)
             if candidate.neighbour_of
             else 0.0,
+            # 1 when it happened in the day or month the input names.
+            "period": 1.0 if period is not None and candidate.occurred_at in period else 0.0,
         }
         score = sum(getattr(weights, name) * value for name, value in components.items())
         # The frame says how much recency matters for this input (the seed's weight at 1).
@@ -69,6 +77,12 @@ def rank(
 
 
 def is_relevant(scored: Scored, min_similarity: float) -> bool:
-    """Worth a place at all: similar enough, matching words, or next to a strong hit."""
+    """Worth a place at all: similar enough, matching words, next to a strong hit, or from the
+    period the input names."""
     parts = scored.components
-    return parts["semantic"] >= min_similarity or parts["lexical"] > 0 or parts["adjacency"] > 0
+    return (
+        parts["semantic"] >= min_similarity
+        or parts["lexical"] > 0
+        or parts["adjacency"] > 0
+        or parts["period"] > 0
+    )

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 
 import numpy as np
 from pydantic import JsonValue
-from sqlalchemy import Row, bindparam, func, select, text, update
+from sqlalchemy import Row, bindparam, func, literal, select, text, union_all, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import Uuid
 
 from app.context.models import ContextBuild
+from app.context.periods import Period
 from app.context.types import Candidate, Censor, FlexibleKind
 from app.core.time import utcnow
 from app.core.vector import VectorType
@@ -47,6 +48,7 @@ class SearchSpec:
     exact: bool
     corpus_size: int  # the agent's memories, for the words' document frequencies
     common_word_memories: int  # words in more memories than this are not searched
+    period: Period | None = None  # a day or month the input names: its memories are read too
 
 
 def _candidate(row: Row[tuple[object, ...]], *, neighbour_of: uuid.UUID | None = None) -> Candidate:
@@ -122,6 +124,14 @@ class ContextRepository:
                 "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit)"
             )
             sources.append("SELECT id FROM txt")
+        if spec.period is not None:
+            # What happened in the period the input names, closest in meaning first.
+            order = "m.embedding <=> :q" if spec.vector is not None else "m.occurred_at"
+            ctes.append(
+                f"dated AS (SELECT m.id FROM memory m WHERE {filters} AND m.occurred_at >= :from "
+                f"AND m.occurred_at < :to ORDER BY {order} LIMIT :text_limit)"
+            )
+            sources.append("SELECT id FROM dated")
         if not sources:
             return []
         similarity = "1 - (m.embedding <=> :q)" if spec.vector is not None else "NULL::float"
@@ -163,6 +173,8 @@ class ContextRepository:
             )
         if spec.metadata:
             params["metadata"] = json.dumps(spec.metadata)
+        if spec.period is not None:
+            params.update({"from": spec.period.start, "to": spec.period.end})
         if spec.vector is not None and not spec.exact:
             # pgvector >= 0.8: keep scanning the graph until enough rows pass the filter.
             await self.session.execute(
@@ -209,9 +221,19 @@ class ContextRepository:
         rows = (await self.session.execute(statement, params)).all()
         return [_candidate(row, neighbour_of=row._mapping["parent"]) for row in rows]
 
-    async def active_censors(self, agent_id: uuid.UUID, limit: int = 50) -> list[Censor]:
-        rows = await self.session.execute(
-            select(Memory.id, Memory.fields)
+    async def standing(
+        self, agent_id: uuid.UUID, limit: int = 50
+    ) -> tuple[list[Censor], list[tuple[float, str]]]:
+        """The active censors, oldest first, and the (confidence, outcome) of the latest
+        reviewed decisions: what every build holds besides its search results, in one query."""
+        censors = (
+            select(
+                literal("censor").label("part"),
+                Memory.id,
+                Memory.fields,
+                Memory.confidence,
+                Memory.outcome,
+            )
             .where(
                 Memory.agent_id == agent_id,
                 Memory.kind == "censor",
@@ -220,28 +242,37 @@ class ContextRepository:
             .order_by(Memory.created_at, Memory.id)
             .limit(limit)
         )
-        return [
-            Censor(
-                row[0],
-                str(row[1].get("action", "warn")),
-                str(row[1]["trigger_pattern"]),
-                str(row[1]["reason"]),
+        reviewed = (
+            select(
+                literal("reviewed").label("part"),
+                Memory.id,
+                Memory.fields,
+                Memory.confidence,
+                Memory.outcome,
             )
-            for row in rows
-        ]
-
-    async def reviewed_decisions(
-        self, agent_id: uuid.UUID, limit: int = 50
-    ) -> list[tuple[float, str]]:
-        rows = await self.session.execute(
-            select(Memory.confidence, Memory.outcome)
             .where(
                 Memory.agent_id == agent_id, Memory.kind == "decision", Memory.state == "reviewed"
             )
             .order_by(Memory.updated_at.desc())
             .limit(limit)
         )
-        return [(float(c or 0.0), str(o)) for c, o in rows if o is not None]
+        rows = (await self.session.execute(union_all(censors, reviewed))).all()
+        active = [
+            Censor(
+                row.id,
+                str(row.fields.get("action", "warn")),
+                str(row.fields["trigger_pattern"]),
+                str(row.fields["reason"]),
+            )
+            for row in rows
+            if row.part == "censor"
+        ]
+        outcomes = [
+            (float(row.confidence or 0.0), str(row.outcome))
+            for row in rows
+            if row.part == "reviewed" and row.outcome is not None
+        ]
+        return active, outcomes
 
     async def add_build(self, build: ContextBuild) -> None:
         self.session.add(build)

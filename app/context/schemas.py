@@ -65,6 +65,7 @@ class ScoreParts(BaseModel):
     usage: float
     confidence: float
     adjacency: float
+    period: float = 0.0  # 1 when the memory is from the day or month the input names
 
 
 class ContextItem(BaseModel):

@@ -18,6 +18,7 @@ from app.context.calibration import calibrate
 from app.context.engine import ContextEngine
 from app.context.frames import effective_frames
 from app.context.models import ContextBuild
+from app.context.periods import Period, mentioned_period
 from app.context.ranking import rank
 from app.context.rendering import identity_text, working_memory_text
 from app.context.repository import ContextRepository, SearchSpec
@@ -93,6 +94,17 @@ def neighbour_hits(settings: ContextSettings, budget: int) -> int:
     return max(settings.neighbour_hits, min(scaled, settings.neighbour_hits_max))
 
 
+async def _agent_size(
+    repository: ContextRepository, engine: ContextEngine, agent_id: uuid.UUID
+) -> int:
+    """The agent's memory count, counted at most once a minute (picks exact or HNSW search)."""
+    size = engine.cached_size(agent_id)
+    if size is None:
+        size = await repository.agent_size(agent_id)
+        engine.remember_size(agent_id, size)
+    return size
+
+
 async def _candidates(
     repository: ContextRepository,
     engine: ContextEngine,
@@ -100,12 +112,10 @@ async def _candidates(
     request: ContextBuildRequest,
     vector: Vector | None,
     budget: int,
+    size: int,
+    period: Period | None,
 ) -> list[Candidate]:
     settings = engine.settings
-    size = engine.cached_size(agent.id)
-    if size is None:
-        size = await repository.agent_size(agent.id)
-        engine.remember_size(agent.id, size)
     query = vector.tolist() if vector is not None else None
     found = await repository.search(
         SearchSpec(
@@ -119,6 +129,7 @@ async def _candidates(
             exact=size <= settings.exact_search_max_memories,
             corpus_size=size,
             common_word_memories=settings.common_word_memories,
+            period=period,
         )
     )
     episodes = [c for c in found if c.kind == "episode"]
@@ -235,9 +246,12 @@ async def build_context(
     """Build the context for one input and store its manifest."""
     clock = _Clock()
     agent = await get_agent(session, tenant, request.agent_id)
+    repository = ContextRepository(session)
+    censors, reviewed = await repository.standing(agent.id)
+    size = await _agent_size(repository, engine, agent.id)
+    vector = await embed_input(engine, request.input)
     tokens = engine.providers.tokens
     encoding = tokens.encoding_for_model(request.model or agent.model)
-    vector = await embed_input(engine, request.input)
     clock.lap("embed")
     choice = await choose_frame(engine, agent, request.input, vector, request.frame)
     plan = plan_budget(
@@ -248,12 +262,13 @@ async def build_context(
         request.input,
     )
     clock.lap("frame")
-    repository = ContextRepository(session)
-    candidates = await _candidates(repository, engine, agent, request, vector, plan.total)
-    censors = await repository.active_censors(agent.id)
-    calibration = calibrate(await repository.reviewed_decisions(agent.id))
+    period = mentioned_period(request.input)
+    candidates = await _candidates(
+        repository, engine, agent, request, vector, plan.total, size, period
+    )
+    calibration = calibrate(reviewed)
     clock.lap("search")
-    ranked = rank(candidates, choice.frame, request.now or utcnow(), engine.weights)
+    ranked = rank(candidates, choice.frame, request.now or utcnow(), engine.weights, period)
     clock.lap("rank")
     content = FixedContent(
         identity=identity_text(agent.identity),

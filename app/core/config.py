@@ -105,6 +105,7 @@ class ContextSettings(BaseModel):
     weight_confidence: float = Field(default=0.05, ge=0)
     weight_lexical: float = Field(default=0.25, ge=0)
     weight_adjacency: float = Field(default=0.20, ge=0)
+    weight_period: float = Field(default=0.15, ge=0)
 
 
 class Settings(BaseSettings):

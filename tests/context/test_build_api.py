@@ -71,6 +71,7 @@ async def test_redis_question_gets_the_seed_context(
         "usage",
         "confidence",
         "adjacency",
+        "period",
     }
     assert set(result["timings_ms"]) >= {
         "embed",
