@@ -226,14 +226,9 @@ class ContextRepository:
     ) -> tuple[list[Censor], list[tuple[float, str]]]:
         """The active censors, oldest first, and the (confidence, outcome) of the latest
         reviewed decisions: what every build holds besides its search results, in one query."""
+        columns = (Memory.id, Memory.fields, Memory.confidence, Memory.outcome)
         censors = (
-            select(
-                literal("censor").label("part"),
-                Memory.id,
-                Memory.fields,
-                Memory.confidence,
-                Memory.outcome,
-            )
+            select(literal("censor").label("part"), *columns)
             .where(
                 Memory.agent_id == agent_id,
                 Memory.kind == "censor",
@@ -243,13 +238,7 @@ class ContextRepository:
             .limit(limit)
         )
         reviewed = (
-            select(
-                literal("reviewed").label("part"),
-                Memory.id,
-                Memory.fields,
-                Memory.confidence,
-                Memory.outcome,
-            )
+            select(literal("reviewed").label("part"), *columns)
             .where(
                 Memory.agent_id == agent_id, Memory.kind == "decision", Memory.state == "reviewed"
             )

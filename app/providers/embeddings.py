@@ -18,7 +18,6 @@ LOCAL_MODEL = "all-MiniLM-L6-v2"
 LOCAL_DIMENSIONS = 384
 _MAX_WORDPIECES = 256
 _GROUP = 8  # texts per model run: sorted by length, so each group pads little
-_INLINE_WORDPIECES = 64  # a query this short takes a few milliseconds of model time
 
 
 class Embedder(Protocol):
@@ -80,19 +79,15 @@ class LocalEmbedder:
         Texts run in groups of similar length, each padded only to its own longest text, so a
         batch of short facts does not pay for the one long episode among them.
         """
-        return self._embed_ids([e.ids for e in self._tokenizer.encode_batch(list(texts))])
-
-    def _embed_ids(
-        self, token_ids: list[list[int]], *, locked: bool = False
-    ) -> NDArray[np.float32]:
-        order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
-        result = np.empty((len(token_ids), LOCAL_DIMENSIONS), dtype=np.float32)
+        encodings = self._tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        result = np.empty((len(encodings), LOCAL_DIMENSIONS), dtype=np.float32)
         for start in range(0, len(order), _GROUP):
             group = order[start : start + _GROUP]
-            result[group] = self._run([token_ids[i] for i in group], locked=locked)
+            result[group] = self._run([encodings[i].ids for i in group])
         return result
 
-    def _run(self, token_ids: list[list[int]], *, locked: bool = False) -> NDArray[np.float32]:
+    def _run(self, token_ids: list[list[int]]) -> NDArray[np.float32]:
         width = max(len(ids) for ids in token_ids)
         ids = np.zeros((len(token_ids), width), dtype=np.int64)
         mask = np.zeros_like(ids)
@@ -102,11 +97,8 @@ class LocalEmbedder:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        if locked:  # the caller holds the lock
+        with self._lock:
             hidden = np.asarray(self._session.run(None, feeds)[0], dtype=np.float32)
-        else:
-            with self._lock:
-                hidden = np.asarray(self._session.run(None, feeds)[0], dtype=np.float32)
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -114,17 +106,9 @@ class LocalEmbedder:
         return result
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Embed texts in a worker thread, off the event loop; a short input on an idle model
-        runs right here, as handing it to a thread costs about as much as the model run."""
+        """Embed texts in a worker thread, off the event loop."""
         if not texts:
             return []
-        if len(texts) == 1:
-            ids = self._tokenizer.encode(texts[0]).ids
-            if len(ids) <= _INLINE_WORDPIECES and self._lock.acquire(blocking=False):
-                try:
-                    return [self._embed_ids([ids], locked=True)[0].tolist()]
-                finally:
-                    self._lock.release()
         vectors = await asyncio.to_thread(self.embed_sync, texts)
         return [row.tolist() for row in vectors]
 
