@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 import numpy as np
-from numpy.typing import NDArray
 
 from app.context.budget import FIXED_ORDER, fixed_cap, flexible_shares
 from app.context.ranking import is_relevant
@@ -176,31 +175,13 @@ def _fit_fixed(tokens: Tokens, content: FixedContent, budget: int) -> _Fixed:
     return fixed
 
 
-def _similarities(ranked: Sequence[Scored]) -> tuple[dict[str, int], NDArray[np.float32]]:
-    """Each candidate's row, and the cosine similarity of every pair of candidates."""
-    dimensions = next(
-        (len(s.candidate.embedding) for s in ranked if s.candidate.embedding is not None), 0
-    )
-    rows: dict[str, int] = {}
-    vectors: list[Vector] = []
-    for scored in ranked:
-        vector = scored.candidate.embedding
-        if vector is not None and vector.shape == (dimensions,):
-            rows[str(scored.candidate.memory_id)] = len(vectors)
-            vectors.append(vector)
-    if not vectors:
-        return rows, np.zeros((0, 0), dtype=np.float32)
-    matrix = np.stack(vectors)
-    return rows, matrix @ matrix.T
-
-
 @dataclass
 class _Flexible:
     """What the flexible layers hold so far, with each rendered line counted once."""
 
     tokens: Tokens
-    rows: dict[str, int]  # a candidate's row in `similar`, when it has an embedding
-    similar: NDArray[np.float32]  # cosine similarity of each pair of candidates
+    dimensions: int
+    capacity: int
     chosen: dict[FlexibleKind, list[Included]] = field(
         default_factory=lambda: {kind: [] for kind in FLEXIBLE_KINDS}
     )
@@ -209,8 +190,8 @@ class _Flexible:
     _lines: dict[tuple[str, Detail], tuple[str, int]] = field(default_factory=dict)
     _dates: dict[str, int] = field(default_factory=dict)
     days: set[str] = field(default_factory=set)  # the date lines the chosen episodes need
-    # The highest similarity of each candidate to any chosen item (-1: nothing chosen yet).
-    _closest: NDArray[np.float32] | None = None
+    _vectors: Vector | None = None
+    _count: int = 0
 
     def included_ids(self) -> set[str]:
         return {str(i.scored.candidate.memory_id) for items in self.chosen.values() for i in items}
@@ -230,10 +211,10 @@ class _Flexible:
         return self._dates[day]
 
     def is_duplicate(self, scored: Scored, threshold: float) -> bool:
-        row = self.rows.get(str(scored.candidate.memory_id))
-        if row is None or self._closest is None:
+        vector = scored.candidate.embedding
+        if vector is None or self._vectors is None or self._count == 0:
             return False
-        return bool(self._closest[row] >= threshold)
+        return float(np.max(self._vectors[: self._count] @ vector)) >= threshold
 
     def add(self, included: Included, cost: int) -> None:
         candidate = included.scored.candidate
@@ -241,12 +222,11 @@ class _Flexible:
         self.used[candidate.kind] += cost
         if candidate.kind == "episode":
             self.days.add(date_line(included.scored))
-        row = self.rows.get(str(candidate.memory_id))
-        if row is not None:
-            if self._closest is None:
-                self._closest = self.similar[row].copy()
-            else:
-                np.maximum(self._closest, self.similar[row], out=self._closest)
+        if candidate.embedding is not None and candidate.embedding.shape == (self.dimensions,):
+            if self._vectors is None:
+                self._vectors = np.zeros((self.capacity, self.dimensions), dtype=np.float32)
+            self._vectors[self._count] = candidate.embedding
+            self._count += 1
 
 
 def _header_cost(tokens: Tokens, kind: FlexibleKind) -> int:
@@ -280,7 +260,10 @@ def _fill_flexible(
     shares: dict[FlexibleKind, int],
     rules: Rules,
 ) -> _Flexible:
-    state = _Flexible(tokens, *_similarities(ranked))
+    dimensions = next(
+        (len(s.candidate.embedding) for s in ranked if s.candidate.embedding is not None), 0
+    )
+    state = _Flexible(tokens, dimensions, max(len(ranked), 1))
     eligible: list[Scored] = []
     for scored in ranked:
         if not is_relevant(scored, rules.min_similarity):
