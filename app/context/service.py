@@ -94,17 +94,6 @@ def neighbour_hits(settings: ContextSettings, budget: int) -> int:
     return max(settings.neighbour_hits, min(scaled, settings.neighbour_hits_max))
 
 
-async def _agent_size(
-    repository: ContextRepository, engine: ContextEngine, agent_id: uuid.UUID
-) -> int:
-    """The agent's memory count, counted at most once a minute (picks exact or HNSW search)."""
-    size = engine.cached_size(agent_id)
-    if size is None:
-        size = await repository.agent_size(agent_id)
-        engine.remember_size(agent_id, size)
-    return size
-
-
 async def _candidates(
     repository: ContextRepository,
     engine: ContextEngine,
@@ -112,10 +101,13 @@ async def _candidates(
     request: ContextBuildRequest,
     vector: Vector | None,
     budget: int,
-    size: int,
     period: Period | None,
 ) -> list[Candidate]:
     settings = engine.settings
+    size = engine.cached_size(agent.id)
+    if size is None:
+        size = await repository.agent_size(agent.id)
+        engine.remember_size(agent.id, size)
     query = vector.tolist() if vector is not None else None
     found = await repository.search(
         SearchSpec(
@@ -246,9 +238,6 @@ async def build_context(
     """Build the context for one input and store its manifest."""
     clock = _Clock()
     agent = await get_agent(session, tenant, request.agent_id)
-    repository = ContextRepository(session)
-    censors, reviewed = await repository.standing(agent.id)
-    size = await _agent_size(repository, engine, agent.id)
     vector = await embed_input(engine, request.input)
     tokens = engine.providers.tokens
     encoding = tokens.encoding_for_model(request.model or agent.model)
@@ -262,10 +251,10 @@ async def build_context(
         request.input,
     )
     clock.lap("frame")
+    repository = ContextRepository(session)
+    censors, reviewed = await repository.standing(agent.id)
     period = mentioned_period(request.input)
-    candidates = await _candidates(
-        repository, engine, agent, request, vector, plan.total, size, period
-    )
+    candidates = await _candidates(repository, engine, agent, request, vector, plan.total, period)
     calibration = calibrate(reviewed)
     clock.lap("search")
     ranked = rank(candidates, choice.frame, request.now or utcnow(), engine.weights, period)
