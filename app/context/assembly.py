@@ -65,6 +65,10 @@ class Rules:
 
     min_similarity: float = 0.2
     duplicate_similarity: float = 0.95
+    # The share of a layer that the strongest memories fill at summary detail; past it, further
+    # memories are listed at micro detail (one line each), and whatever is left at the end turns
+    # the best of those back into summaries. 1.0: summary whenever it fits.
+    summary_share: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -233,8 +237,9 @@ def _header_cost(tokens: Tokens, kind: FlexibleKind) -> int:
     return tokens.count(f"## {SECTION_TITLES[kind]}") + 2
 
 
-def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int) -> int:
-    """Add at summary detail, else micro, within `room`; returns the tokens spent (0: no fit)."""
+def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int, summary_room: int) -> int:
+    """Add at summary detail within `summary_room`, else at micro within `room`; returns the
+    tokens spent (0: no fit)."""
     kind = scored.candidate.kind
     header = _header_cost(tokens, kind) if not state.chosen[kind] else 0
     if kind == "episode":
@@ -244,7 +249,7 @@ def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int) -> int
     details: tuple[Detail, ...] = ("summary", "micro")
     for detail in details:
         line, cost = state.line(scored, detail)
-        if header + cost <= room:
+        if header + cost <= (summary_room if detail == "summary" else room):
             state.add(Included(scored, detail, cost, line), header + cost)
             return header + cost
     return 0
@@ -279,11 +284,13 @@ def _fill_flexible(
             if state.is_duplicate(scored, rules.duplicate_similarity):
                 state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "duplicate")
                 continue
-            _try_add(tokens, state, scored, room)
+            summary_room = int(shares[kind] * rules.summary_share) - state.used[kind]
+            _try_add(tokens, state, scored, room, summary_room)
     # Second pass: what a layer did not use goes to the best remaining candidates of any kind.
     taken = state.included_ids() | set(state.excluded)
     for scored in eligible:
-        room = pool - sum(state.used.values())
+        used = sum(state.used.values())
+        room = pool - used
         if room < _MIN_ROOM:
             break
         if str(scored.candidate.memory_id) in taken:
@@ -291,7 +298,7 @@ def _fill_flexible(
         if state.is_duplicate(scored, rules.duplicate_similarity):
             state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "duplicate")
             continue
-        _try_add(tokens, state, scored, room)
+        _try_add(tokens, state, scored, room, int(pool * rules.summary_share) - used)
     # Last: give micro items their summary where the leftovers allow, best first.
     upgrades = sorted(
         (item for items in state.chosen.values() for item in items if item.detail == "micro"),

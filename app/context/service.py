@@ -266,7 +266,8 @@ async def build_context(
         working_memory=working_memory_text(agent.working_memory),
         calibration=calibration.note if calibration else None,
     )
-    rules = Rules(engine.settings.min_similarity, engine.settings.duplicate_similarity)
+    settings = engine.settings
+    rules = Rules(settings.min_similarity, settings.duplicate_similarity, settings.summary_share)
     assembly = assemble(
         tokens.bound(encoding),
         plan.total,

@@ -95,6 +95,7 @@ class ContextSettings(BaseModel):
     neighbour_window: int = Field(default=2, ge=0, le=10)
     min_similarity: float = Field(default=0.2, ge=0, le=1)
     duplicate_similarity: float = Field(default=0.95, gt=0, le=1.01)
+    summary_share: float = Field(default=0.5, gt=0, le=1)
     drift_threshold: float = Field(default=0.5, ge=0, le=1)
     half_life_days: float = Field(default=30.0, gt=0)
     weight_semantic: float = Field(default=0.50, ge=0)

@@ -148,6 +148,38 @@ def test_tight_budget_uses_micro_before_dropping(providers: Providers) -> None:
     assert result.tokens <= 200
 
 
+def test_past_the_summary_share_further_memories_come_as_one_liners(
+    providers: Providers,
+) -> None:
+    tokens = providers.tokens.bound("o200k_base")
+    facts = [
+        candidate(
+            "fact",
+            f"Service {i} runs on port {8000 + i}; its owners rotate weekly and page on errors.",
+            f"Service {i}: port {8000 + i}",
+            0.9 - i / 100,
+        )
+        for i in range(40)
+    ]
+    ranked = rank(facts, FRAME, NOW, Weights())
+
+    def build(share: float) -> list[tuple[str, str]]:
+        result = assemble(
+            tokens, 400, content(identity=""), ranked, rules=Rules(summary_share=share)
+        )
+        assert result.tokens <= 400
+        items = next(layer for layer in result.layers if layer.name == "facts").items
+        return [(i.scored.candidate.micro, i.detail) for i in items]
+
+    summaries_only, mixed = build(1.0), build(0.5)
+    assert len(mixed) > len(summaries_only)  # one-liners let more of them in
+    assert mixed[0] == ("Service 0: port 8000", "summary")  # the strongest keeps its summary
+    assert mixed[-1][1] == "micro"
+    # With room to spare, every memory gets its summary again.
+    roomy = assemble(tokens, 4000, content(identity=""), ranked[:5], rules=Rules(summary_share=0.5))
+    assert {i.detail for layer in roomy.layers for i in layer.items} == {"summary"}
+
+
 def test_irrelevant_and_duplicate_memories_are_left_out_with_a_reason(
     providers: Providers,
 ) -> None:
