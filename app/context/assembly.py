@@ -5,9 +5,10 @@ counted with the same tokenizer that `Tokens` wraps: the last step counts the wh
 the least valuable parts until it fits.
 """
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal, Protocol
 
 import numpy as np
@@ -110,7 +111,12 @@ def render_item(scored: Scored, detail: Detail) -> str:
 
 def date_line(scored: Scored) -> str:
     """The line above past experiences of one day (they are listed in time order)."""
-    return f"On {scored.candidate.occurred_at:%-d %B %Y}:"
+    return _day_line(scored.candidate.occurred_at.date())
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_line(day: date) -> str:
+    return f"On {day:%-d %B %Y}:"
 
 
 def _timeline_key(item: "Included") -> tuple[datetime, int]:
@@ -237,9 +243,11 @@ def _header_cost(tokens: Tokens, kind: FlexibleKind) -> int:
     return tokens.count(f"## {SECTION_TITLES[kind]}") + 2
 
 
-def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int, summary_room: int) -> int:
-    """Add at summary detail within `summary_room`, else at micro within `room`; returns the
-    tokens spent (0: no fit)."""
+def _fit(
+    tokens: Tokens, state: _Flexible, scored: Scored, room: int, summary_room: int
+) -> tuple[Included, int] | None:
+    """The item at summary detail within `summary_room`, else at micro within `room`, and its
+    cost with the headers it brings along; None when it fits at neither."""
     kind = scored.candidate.kind
     header = _header_cost(tokens, kind) if not state.chosen[kind] else 0
     if kind == "episode":
@@ -250,9 +258,20 @@ def _try_add(tokens: Tokens, state: _Flexible, scored: Scored, room: int, summar
     for detail in details:
         line, cost = state.line(scored, detail)
         if header + cost <= (summary_room if detail == "summary" else room):
-            state.add(Included(scored, detail, cost, line), header + cost)
-            return header + cost
-    return 0
+            return Included(scored, detail, cost, line), header + cost
+    return None
+
+
+def _place(state: _Flexible, fit: tuple[Included, int] | None, rules: Rules) -> None:
+    """Add a fitting item unless it repeats one already in (checked only for items that fit)."""
+    if fit is None:
+        return
+    included, cost = fit
+    if state.is_duplicate(included.scored, rules.duplicate_similarity):
+        key = str(included.scored.candidate.memory_id)
+        state.excluded[key] = Excluded(included.scored, "duplicate")
+        return
+    state.add(included, cost)
 
 
 _MIN_ROOM = 4  # no item line is shorter: stop looking once less than this is left
@@ -281,11 +300,8 @@ def _fill_flexible(
             room = shares[kind] - state.used[kind]
             if room < _MIN_ROOM:
                 break
-            if state.is_duplicate(scored, rules.duplicate_similarity):
-                state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "duplicate")
-                continue
             summary_room = int(shares[kind] * rules.summary_share) - state.used[kind]
-            _try_add(tokens, state, scored, room, summary_room)
+            _place(state, _fit(tokens, state, scored, room, summary_room), rules)
     # Second pass: what a layer did not use goes to the best remaining candidates of any kind.
     taken = state.included_ids() | set(state.excluded)
     for scored in eligible:
@@ -295,10 +311,8 @@ def _fill_flexible(
             break
         if str(scored.candidate.memory_id) in taken:
             continue
-        if state.is_duplicate(scored, rules.duplicate_similarity):
-            state.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "duplicate")
-            continue
-        _try_add(tokens, state, scored, room, int(pool * rules.summary_share) - used)
+        summary_room = int(pool * rules.summary_share) - used
+        _place(state, _fit(tokens, state, scored, room, summary_room), rules)
     # Last: give micro items their summary where the leftovers allow, best first.
     upgrades = sorted(
         (item for items in state.chosen.values() for item in items if item.detail == "micro"),

@@ -70,8 +70,7 @@ def rank(
         score -= weights.recency * (1.0 - frame.recency) * components["recency"]
         if candidate.superseded:
             score *= SUPERSEDED_FACTOR
-        rounded = {name: round(value, 4) for name, value in components.items()}
-        scored.append(Scored(candidate, round(score, 6), rounded))
+        scored.append(Scored(candidate, round(score, 6), components))
     scored.sort(key=lambda s: (-s.score, str(s.candidate.memory_id)))
     return scored
 

@@ -52,7 +52,7 @@ class SearchSpec:
 
 
 def _candidate(row: Row[tuple[object, ...]], *, neighbour_of: uuid.UUID | None = None) -> Candidate:
-    data = row._mapping
+    data = row._asdict()
     embedding = data["embedding"]
     return Candidate(
         memory_id=data["id"],

@@ -158,6 +158,10 @@ def _centroid(vector: Vector | None, assembly: Assembly) -> list[float] | None:
     return (mean / norm).tolist() if norm > 0 else None
 
 
+def _parts(components: dict[str, float]) -> ScoreParts:
+    return ScoreParts(**{name: round(value, 4) for name, value in components.items()})
+
+
 def _response(
     build_id: uuid.UUID,
     agent: Agent,
@@ -196,7 +200,7 @@ def _response(
                         detail=i.detail,
                         tokens=i.tokens,
                         score=i.scored.score,
-                        components=ScoreParts(**i.scored.components),
+                        components=_parts(i.scored.components),
                     )
                     for i in layer.items
                 ],
