@@ -66,9 +66,10 @@ class Rules:
 
     min_similarity: float = 0.2
     duplicate_similarity: float = 0.95
-    # The share of a layer that the strongest memories fill at summary detail; past it, further
-    # memories are listed at micro detail (one line each), and whatever is left at the end turns
-    # the best of those back into summaries. 1.0: summary whenever it fits.
+    # The share of a layer that the strongest memories fill at summary detail (its best memory
+    # whenever the summary fits); past it, further memories are listed at micro detail (one line
+    # each), and whatever is left at the end turns the best of those back into summaries.
+    # 1.0: summary whenever it fits.
     summary_share: float = 0.5
 
 
@@ -254,6 +255,8 @@ def _fit(
         day = date_line(scored)
         if day not in state.days:
             header += state.date_cost(day)
+    if not state.chosen[kind]:
+        summary_room = room  # a layer's best memory has its summary whenever it fits
     details: tuple[Detail, ...] = ("summary", "micro")
     for detail in details:
         line, cost = state.line(scored, detail)

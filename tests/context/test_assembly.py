@@ -175,6 +175,24 @@ def test_past_the_summary_share_further_memories_come_as_one_liners(
     assert len(mixed) > len(summaries_only)  # one-liners let more of them in
     assert mixed[0] == ("Service 0: port 8000", "summary")  # the strongest keeps its summary
     assert mixed[-1][1] == "micro"
+    # A layer's best memory keeps its summary when it fits, however small the share.
+    best = candidate("decision", "Decision: moved billing to the event bus. " * 4, "Bus", 0.9)
+    rest = [
+        candidate(
+            "decision", f"Decision {i}: kept the nightly cron job {i}.", f"Kept cron {i}", 0.5
+        )
+        for i in range(60)
+    ]
+    tight = assemble(
+        tokens,
+        160,
+        content(identity=""),
+        rank([best, *rest], FRAME, NOW, Weights()),
+        rules=Rules(summary_share=0.01),
+    )
+    decisions = next(layer for layer in tight.layers if layer.name == "decisions").items
+    assert (decisions[0].scored.candidate.micro, decisions[0].detail) == ("Bus", "summary")
+    assert decisions[-1].detail == "micro"
     # With room to spare, every memory gets its summary again.
     roomy = assemble(tokens, 4000, content(identity=""), ranked[:5], rules=Rules(summary_share=0.5))
     assert {i.detail for layer in roomy.layers for i in layer.items} == {"summary"}
