@@ -1,6 +1,7 @@
 """The application factory."""
 
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 
 import prometheus_client
@@ -61,6 +62,11 @@ def create_app(
             await app.state.context_engine.selector.warm(BUILTIN_FRAMES)
             if bootstrap_key:
                 await ensure_first_key(runtime.database, settings.data_dir)
+            # What startup made (the model, SQLAlchemy's and pydantic's schemas) lives as long
+            # as the process: frozen, the collector stops walking it on every collection. On two
+            # cores this took builds at 16 clients from 31.9 to 34.8 per second.
+            gc.collect()
+            gc.freeze()
             log.info("service.ready", worker_in_process=in_process)
             yield
 

@@ -3,6 +3,7 @@
 import asyncio
 import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 import numpy as np
@@ -50,7 +51,13 @@ class Embedder(Protocol):
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, mean-pooled and L2-normalised, offline."""
+    """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, mean-pooled and L2-normalised, offline.
+
+    Each model run uses one core, and at most `threads` runs go at once: several requests'
+    inputs, or the runs of one big batch, side by side. onnxruntime's own threads would split
+    every run across the cores and spin between runs; on two cores under 16 concurrent builds
+    that cost 41 ms of CPU per build against 27.
+    """
 
     def __init__(self, threads: int = 2) -> None:
         import onnxruntime as ort
@@ -69,16 +76,17 @@ class LocalEmbedder:
         tokenizer.no_padding()  # the file pads to a fixed length; groups are padded in _run
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
         options.log_severity_level = 3
         self._session = ort.InferenceSession(
             str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
         )
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = tokenizer
-        # onnxruntime sessions are thread-safe, but one run at a time keeps the two cores for
-        # the requests instead of oversubscribing them.
-        self._lock = threading.Lock()
+        # onnxruntime sessions are thread-safe; the semaphore keeps the runs to the cores.
+        self._running = threading.BoundedSemaphore(threads)
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="embed")
 
     @property
     def model_name(self) -> str:
@@ -89,7 +97,7 @@ class LocalEmbedder:
         return LOCAL_DIMENSIONS
 
     def embed_sync(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        """Embed texts on the calling thread (mean pooling, L2 norm).
+        """Embed texts on the calling thread and the embedder's own (mean pooling, L2 norm).
 
         Texts run sorted by length in small groups, each padded only to its own longest text and
         holding at most `_RUN_TOKENS` padded wordpieces, so a batch of short facts does not pay
@@ -97,9 +105,15 @@ class LocalEmbedder:
         """
         encodings = self._tokenizer.encode_batch(list(texts))
         lengths = [len(encoding.ids) for encoding in encodings]
+        groups = list(runs(lengths))
+        batches = [[encodings[i].ids for i in group] for group in groups]
+        if len(batches) == 1:
+            vectors = [self._run(batches[0])]
+        else:
+            vectors = list(self._pool.map(self._run, batches))
         result = np.empty((len(encodings), LOCAL_DIMENSIONS), dtype=np.float32)
-        for group in runs(lengths):
-            result[group] = self._run([encodings[i].ids for i in group])
+        for group, rows in zip(groups, vectors, strict=True):
+            result[group] = rows
         return result
 
     def _run(self, token_ids: list[list[int]]) -> NDArray[np.float32]:
@@ -112,7 +126,7 @@ class LocalEmbedder:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        with self._lock:
+        with self._running:
             hidden = np.asarray(self._session.run(None, feeds)[0], dtype=np.float32)
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
@@ -128,7 +142,8 @@ class LocalEmbedder:
         return [row.tolist() for row in vectors]
 
     async def aclose(self) -> None:
-        """Nothing to release: the model lives as long as the process."""
+        """Stop the embedder's threads; the model lives as long as the process."""
+        self._pool.shutdown(wait=False)
 
 
 class OpenAIEmbedder:

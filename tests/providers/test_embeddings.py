@@ -1,5 +1,7 @@
 """The local embedding model: runs of similar length, and vectors that do not depend on them."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from app.providers.container import Providers
@@ -38,3 +40,13 @@ def test_a_text_gets_the_same_vector_alone_or_in_any_batch(providers: Providers)
     assert np.allclose(np.linalg.norm(batch, axis=1), 1.0, atol=1e-5)
     # Meaning still decides: the two deploy sentences are closer than deploy and billing.
     assert float(batch[0] @ batch[3]) > float(batch[0] @ batch[1])
+
+
+def test_concurrent_callers_get_the_vectors_they_would_get_alone(providers: Providers) -> None:
+    embedder = providers.embedder
+    assert isinstance(embedder, LocalEmbedder)
+    texts = [f"Service {i} deploys through staging on day {i} of the sprint." for i in range(12)]
+    alone = embedder.embed_sync(texts)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda t: embedder.embed_sync([t])[0], texts))
+    assert np.allclose(np.stack(results), alone, atol=1e-5)
