@@ -9,6 +9,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
+from app.core.documents import JsonDocument
 from app.core.vector import Embedding, VectorType
 
 
@@ -27,7 +28,7 @@ class ContextBuild(Base):
     budget: Mapped[int] = mapped_column(Integer)
     tokens_used: Mapped[int] = mapped_column(Integer)
     request: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
-    response: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
+    response: Mapped[str] = mapped_column(JsonDocument)  # the response as it was returned
     item_ids: Mapped[list[uuid.UUID]] = mapped_column(ARRAY(Uuid))
     centroid: Mapped[Embedding | None] = mapped_column(VectorType())
     relevance: Mapped[float | None] = mapped_column(Float)

@@ -5,17 +5,18 @@ import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from pydantic import JsonValue
-from sqlalchemy import Row, bindparam, func, literal, select, text, union_all, update
+from sqlalchemy import bindparam, func, literal, select, text, union_all, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import Uuid
 
 from app.context.models import ContextBuild
 from app.context.periods import Period
-from app.context.types import Candidate, Censor, FlexibleKind
+from app.context.types import Candidate, Censor, FlexibleKind, Vector
 from app.core.time import utcnow
 from app.core.vector import VectorType
 from app.memories.models import Memory
@@ -39,7 +40,6 @@ class SearchSpec:
     """One hybrid search: the agent, what to match, how many, and the filters."""
 
     agent_id: uuid.UUID
-    vector: list[float] | None
     words: str
     kinds: Sequence[FlexibleKind]
     metadata: dict[str, JsonValue] | None
@@ -51,29 +51,78 @@ class SearchSpec:
     period: Period | None = None  # a day or month the input names: its memories are read too
 
 
-def _candidate(row: Row[tuple[object, ...]], *, neighbour_of: uuid.UUID | None = None) -> Candidate:
-    data = row._asdict()
-    embedding = data["embedding"]
-    return Candidate(
-        memory_id=data["id"],
-        kind=data["kind"],
-        state=data["state"],
-        micro=data["micro"],
-        summary=data["summary"],
-        semantic=float(data["similarity"]) if data["similarity"] is not None else None,
-        lexical=float(data["lexical"] or 0.0),
-        vector_rank=data.get("vector_rank"),
-        text_rank=data.get("text_rank"),
-        occurred_at=data["occurred_at"],
-        seq=data["seq"],
-        confidence=data["confidence"],
-        outcome=data["outcome"],
-        usage=int(data["usage"]),
-        superseded=bool(data["superseded"]),
-        embedding=np.asarray(embedding, dtype=np.float32) if embedding is not None else None,
-        title=data["title"],
-        neighbour_of=neighbour_of,
-    )
+@dataclass(frozen=True)
+class WordMatches:
+    """The memories the input's words found: the half of a search that needs no vector."""
+
+    rows: list[dict[str, Any]]
+
+
+def similarities(embeddings: Sequence[Vector | None], vector: Vector | None) -> list[float | None]:
+    """Cosine similarity of each embedding to the input's vector (None where either is missing)."""
+    present = [(i, e) for i, e in enumerate(embeddings) if e is not None]
+    found: list[float | None] = [None] * len(embeddings)
+    if vector is None or not present:
+        return found
+    matrix = np.stack([e for _i, e in present])
+    norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(vector))
+    cosines = (matrix @ vector) / np.where(norms > 0, norms, 1.0)
+    for (i, _e), cosine in zip(present, cosines.tolist(), strict=True):
+        found[i] = cosine
+    return found
+
+
+def _candidates(
+    rows: Sequence[dict[str, Any]],
+    vector: Vector | None,
+    ranks: dict[uuid.UUID, int] | None = None,
+    parents: Sequence[uuid.UUID | None] | None = None,
+) -> list[Candidate]:
+    embeddings = [_embedding(row) for row in rows]
+    semantic = similarities(embeddings, vector)
+    ranks = ranks or {}
+    return [
+        Candidate(
+            memory_id=row["id"],
+            kind=row["kind"],
+            state=row["state"],
+            micro=row["micro"],
+            summary=row["summary"],
+            semantic=semantic[i],
+            lexical=float(row.get("lexical") or 0.0),
+            vector_rank=ranks.get(row["id"]),
+            text_rank=row.get("text_rank"),
+            occurred_at=row["occurred_at"],
+            seq=row["seq"],
+            confidence=row["confidence"],
+            outcome=row["outcome"],
+            usage=int(row["usage"]),
+            superseded=bool(row["superseded"]),
+            embedding=embeddings[i],
+            title=row["title"],
+            neighbour_of=parents[i] if parents is not None else None,
+        )
+        for i, row in enumerate(rows)
+    ]
+
+
+def _embedding(row: dict[str, Any]) -> Vector | None:
+    embedding = row["embedding"]
+    return np.asarray(embedding, dtype=np.float32) if embedding is not None else None
+
+
+def _filters(spec: SearchSpec) -> str:
+    filters = f"m.agent_id = :agent AND m.kind = ANY(:kinds) AND {_SEARCHABLE}"
+    if spec.metadata:
+        filters += " AND m.metadata @> CAST(:metadata AS jsonb)"
+    return filters
+
+
+def _params(spec: SearchSpec) -> dict[str, object]:
+    params: dict[str, object] = {"agent": spec.agent_id, "kinds": list(spec.kinds)}
+    if spec.metadata:
+        params["metadata"] = json.dumps(spec.metadata)
+    return params
 
 
 class ContextRepository:
@@ -87,95 +136,14 @@ class ContextRepository:
         )
         return int(count or 0)
 
-    async def search(self, spec: SearchSpec) -> list[Candidate]:
-        """Vector and full-text search in one round trip, scoped to the agent."""
-        tsquery = bool(_WORD.search(spec.words))
-        filters = f"m.agent_id = :agent AND m.kind = ANY(:kinds) AND {_SEARCHABLE}"
-        if spec.metadata:
-            filters += " AND m.metadata @> CAST(:metadata AS jsonb)"
-        ctes, sources = [], []
-        if spec.vector is not None:
-            order = "(m.embedding <=> :q) + 0" if spec.exact else "m.embedding <=> :q"
-            ctes.append(
-                f"vec AS (SELECT m.id, row_number() OVER () AS vector_rank FROM ("
-                f"SELECT m.id FROM memory m WHERE {filters} AND m.embedding IS NOT NULL "
-                f"ORDER BY {order} LIMIT :vector_limit) m)"
-            )
-            sources.append("SELECT id FROM vec")
-        if tsquery:
-            # BM25-style: each of the input's words (stemmed, stop words dropped by PostgreSQL)
-            # weighs its inverse document frequency among the agent's memories, so a name that
-            # is in every other turn counts for little and a rare word for much.
-            ctes.append(
-                # MATERIALIZED: counted once per word, not once per memory the join visits.
-                "terms AS MATERIALIZED (SELECT l.q, ln((:corpus - c.df + 0.5) / (c.df + 0.5) + 1) "
-                "AS idf FROM (SELECT DISTINCT quote_literal(lexeme)::tsquery AS q "
-                "FROM unnest(to_tsvector('english', :words)) LIMIT :max_terms) l "
-                # A word in more than :common memories tells them apart no better than a stop
-                # word; it is left out, which keeps the count and the join short on big agents.
-                "CROSS JOIN LATERAL (SELECT count(*) AS df FROM (SELECT 1 FROM memory d "
-                "WHERE d.agent_id = :agent AND d.search_document @@ l.q LIMIT :common + 1) d) c "
-                "WHERE c.df BETWEEN 1 AND :common)"
-            )
-            ctes.append(
-                "txt AS (SELECT m.id, sum(terms.idf) AS lexical, row_number() OVER "
-                "(ORDER BY sum(terms.idf) DESC, m.id) AS text_rank FROM memory m "
-                f"JOIN terms ON m.search_document @@ terms.q WHERE {filters} "
-                "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit)"
-            )
-            sources.append("SELECT id FROM txt")
-        if spec.period is not None:
-            # What happened in the period the input names, closest in meaning first.
-            order = "m.embedding <=> :q" if spec.vector is not None else "m.occurred_at"
-            ctes.append(
-                f"dated AS (SELECT m.id FROM memory m WHERE {filters} AND m.occurred_at >= :from "
-                f"AND m.occurred_at < :to ORDER BY {order} LIMIT :text_limit)"
-            )
-            sources.append("SELECT id FROM dated")
-        if not sources:
-            return []
-        similarity = "1 - (m.embedding <=> :q)" if spec.vector is not None else "NULL::float"
-        vector_rank = "vec.vector_rank" if spec.vector is not None else "NULL::bigint"
-        text_cols = (
-            "txt.lexical, txt.text_rank"
-            if tsquery
-            else "NULL::float AS lexical, NULL::bigint AS text_rank"
-        )
-        joins = " ".join(
-            part
-            for part, on in (
-                ("LEFT JOIN vec ON vec.id = m.id", spec.vector is not None),
-                ("LEFT JOIN txt ON txt.id = m.id", bool(tsquery)),
-            )
-            if on
-        )
-        sql = (
-            f"WITH {', '.join(ctes)}, hits AS ({' UNION '.join(sources)}) "
-            f"SELECT {_COLUMNS}, {similarity} AS similarity, {vector_rank} AS vector_rank, "
-            f"{text_cols} FROM hits JOIN memory m ON m.id = hits.id {joins}"
-        )
-        statement = text(sql).columns(embedding=VectorType())
-        params: dict[str, object] = {
-            "agent": spec.agent_id,
-            "kinds": list(spec.kinds),
-            "vector_limit": spec.vector_limit,
-            "text_limit": spec.text_limit,
-        }
-        if spec.vector is not None:
-            statement = statement.bindparams(bindparam("q", type_=VectorType()))
-            params["q"] = spec.vector
-        if tsquery:
-            params.update(
-                words=spec.words,
-                corpus=max(spec.corpus_size, 1),
-                max_terms=32,
-                common=spec.common_word_memories,
-            )
-        if spec.metadata:
-            params["metadata"] = json.dumps(spec.metadata)
-        if spec.period is not None:
-            params.update({"from": spec.period.start, "to": spec.period.end})
-        if spec.vector is not None and not spec.exact:
+    async def search(self, spec: SearchSpec, vector: Vector | None) -> list[Candidate]:
+        """Vector and full-text search, scoped to the agent."""
+        return await self.finish_search(spec, await self.match_words(spec), vector)
+
+    async def match_words(self, spec: SearchSpec) -> WordMatches:
+        """The first half of a search, which needs no vector: it runs while the input is being
+        embedded. It also sets up the vector search that `finish_search` runs."""
+        if not spec.exact:
             # pgvector >= 0.8: keep scanning the graph until enough rows pass the filter.
             await self.session.execute(
                 text(
@@ -184,28 +152,105 @@ class ContextRepository:
                 ),
                 {"ef": str(max(spec.vector_limit, 40))},
             )
-        rows = (await self.session.execute(statement, params)).all()
-        return [_candidate(row) for row in rows]
+        if not _WORD.search(spec.words):
+            return WordMatches([])
+        # BM25-style: each of the input's words (stemmed, stop words dropped by PostgreSQL)
+        # weighs its inverse document frequency among the agent's memories, so a name that is
+        # in every other turn counts for little and a rare word for much.
+        sql = (
+            # MATERIALIZED: counted once per word, not once per memory the join visits.
+            "WITH terms AS MATERIALIZED (SELECT l.q, ln((:corpus - c.df + 0.5) / (c.df + 0.5) + 1) "
+            "AS idf FROM (SELECT DISTINCT quote_literal(lexeme)::tsquery AS q "
+            "FROM unnest(to_tsvector('english', :words)) LIMIT :max_terms) l "
+            # A word in more than :common memories tells them apart no better than a stop word;
+            # it is left out, which keeps the count and the join short on big agents.
+            "CROSS JOIN LATERAL (SELECT count(*) AS df FROM (SELECT 1 FROM memory d "
+            "WHERE d.agent_id = :agent AND d.search_document @@ l.q LIMIT :common + 1) d) c "
+            "WHERE c.df BETWEEN 1 AND :common), "
+            "txt AS (SELECT m.id, sum(terms.idf) AS lexical, row_number() OVER "
+            "(ORDER BY sum(terms.idf) DESC, m.id) AS text_rank FROM memory m "
+            f"JOIN terms ON m.search_document @@ terms.q WHERE {_filters(spec)} "
+            "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit) "
+            f"SELECT {_COLUMNS}, txt.lexical, txt.text_rank FROM txt JOIN memory m ON m.id = txt.id"
+        )
+        params = _params(spec) | {
+            "words": spec.words,
+            "corpus": max(spec.corpus_size, 1),
+            "max_terms": 32,
+            "common": spec.common_word_memories,
+            "text_limit": spec.text_limit,
+        }
+        rows = await self.session.execute(text(sql).columns(embedding=VectorType()), params)
+        return WordMatches([row._asdict() for row in rows])
+
+    async def finish_search(
+        self, spec: SearchSpec, words: WordMatches, vector: Vector | None
+    ) -> list[Candidate]:
+        """The nearest memories by meaning, and those of the period the input names, merged
+        with the word matches; each with its similarity to the input."""
+        ctes, sources = [], []
+        if vector is not None:
+            order = "(m.embedding <=> :q) + 0" if spec.exact else "m.embedding <=> :q"
+            ctes.append(
+                f"vec AS (SELECT m.id, row_number() OVER () AS vector_rank FROM ("
+                f"SELECT m.id FROM memory m WHERE {_filters(spec)} AND m.embedding IS NOT NULL "
+                f"ORDER BY {order} LIMIT :vector_limit) m)"
+            )
+            sources.append("SELECT id FROM vec")
+        if spec.period is not None:
+            # What happened in the period the input names, closest in meaning first.
+            order = "m.embedding <=> :q" if vector is not None else "m.occurred_at"
+            ctes.append(
+                f"dated AS (SELECT m.id FROM memory m WHERE {_filters(spec)} "
+                "AND m.occurred_at >= :from AND m.occurred_at < :to "
+                f"ORDER BY {order} LIMIT :text_limit)"
+            )
+            sources.append("SELECT id FROM dated")
+        found = words.rows
+        ranks: dict[uuid.UUID, int] = {}
+        if sources:
+            vector_rank = "vec.vector_rank" if vector is not None else "NULL::bigint"
+            join = "LEFT JOIN vec ON vec.id = hits.id" if vector is not None else ""
+            # The rows the words found already are not sent again, only their vector rank.
+            sql = (
+                f"WITH {', '.join(ctes)}, hits AS ({' UNION '.join(sources)}) "
+                f"SELECT hits.id AS hit, {vector_rank} AS vector_rank, {_COLUMNS} FROM hits "
+                f"{join} LEFT JOIN memory m ON m.id = hits.id AND m.id <> ALL(:known)"
+            )
+            statement = text(sql).columns(embedding=VectorType())
+            statement = statement.bindparams(bindparam("known", type_=ARRAY(Uuid())))
+            params = _params(spec) | {
+                "known": [row["id"] for row in words.rows],
+                "vector_limit": spec.vector_limit,
+                "text_limit": spec.text_limit,
+            }
+            if vector is not None:
+                statement = statement.bindparams(bindparam("q", type_=VectorType()))
+                params["q"] = vector
+            if spec.period is not None:
+                params.update({"from": spec.period.start, "to": spec.period.end})
+            rows = [row._asdict() for row in await self.session.execute(statement, params)]
+            ranks = {row["hit"]: row["vector_rank"] for row in rows if row["vector_rank"]}
+            found = found + [row for row in rows if row["id"] is not None]
+        return _candidates(found, vector, ranks)
 
     async def neighbours(
         self,
         agent_id: uuid.UUID,
         hit_ids: Sequence[uuid.UUID],
-        vector: list[float] | None,
+        vector: Vector | None,
         window: int,
     ) -> list[Candidate]:
         """Episodes just before and after each hit on the agent's timeline."""
         if not hit_ids or window <= 0:
             return []
-        similarity = "1 - (m.embedding <=> :q)" if vector is not None else "NULL::float"
         side = (
             "(SELECT m.id FROM memory m WHERE m.agent_id = h.agent_id AND m.kind = 'episode' "
             "AND (m.occurred_at, m.seq) {op} (h.occurred_at, h.seq) "
             "ORDER BY m.occurred_at {dir}, m.seq {dir} LIMIT :window)"
         )
         sql = (
-            f"SELECT {_COLUMNS}, {similarity} AS similarity, NULL::float AS lexical, "
-            "h.id AS parent FROM memory h CROSS JOIN LATERAL ("
+            f"SELECT {_COLUMNS}, h.id AS parent FROM memory h CROSS JOIN LATERAL ("
             f"{side.format(op='<', dir='DESC')} UNION ALL {side.format(op='>', dir='ASC')}"
             ") n JOIN memory m ON m.id = n.id WHERE h.id = ANY(:hits) AND h.agent_id = :agent"
         )
@@ -214,12 +259,9 @@ class ContextRepository:
             .columns(embedding=VectorType())
             .bindparams(bindparam("hits", type_=ARRAY(Uuid())))
         )
-        params: dict[str, object] = {"hits": list(hit_ids), "agent": agent_id, "window": window}
-        if vector is not None:
-            statement = statement.bindparams(bindparam("q", type_=VectorType()))
-            params["q"] = vector
-        rows = (await self.session.execute(statement, params)).all()
-        return [_candidate(row, neighbour_of=row._mapping["parent"]) for row in rows]
+        params = {"hits": list(hit_ids), "agent": agent_id, "window": window}
+        rows = [row._asdict() for row in await self.session.execute(statement, params)]
+        return _candidates(rows, vector, parents=[row["parent"] for row in rows])
 
     async def standing(
         self, agent_id: uuid.UUID, limit: int = 50

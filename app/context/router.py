@@ -2,7 +2,7 @@
 
 import uuid
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from app.context import feedback, refresh, service
 from app.context.dependencies import Engine
@@ -16,6 +16,7 @@ from app.context.schemas import (
     ContextRefreshResponse,
 )
 from app.core.db import DbSession
+from app.core.documents import json_response
 from app.memories.dependencies import MemoryCtx
 from app.memories.schemas import MemoryRead
 from app.tenants.dependencies import CurrentTenant
@@ -23,12 +24,12 @@ from app.tenants.dependencies import CurrentTenant
 router = APIRouter(prefix="/context", tags=["context"])
 
 
-@router.post("/build")
+@router.post("/build", response_model=ContextBuildResponse)
 async def build_context(
     body: ContextBuildRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
-) -> ContextBuildResponse:
+) -> Response:
     """Build the context for an input: the text for the system prompt and its manifest."""
-    return await service.build_context(session, engine, tenant, body)
+    return json_response(await service.build_context(session, engine, tenant, body))
 
 
 @router.post("/refresh")

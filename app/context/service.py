@@ -1,5 +1,6 @@
 """Context builds: select the frame, search, rank, fill the layers, store the manifest."""
 
+import asyncio
 import dataclasses
 import time
 import uuid
@@ -21,7 +22,7 @@ from app.context.models import ContextBuild
 from app.context.periods import Period, mentioned_period
 from app.context.ranking import rank
 from app.context.rendering import identity_text, working_memory_text
-from app.context.repository import ContextRepository, SearchSpec
+from app.context.repository import ContextRepository, SearchSpec, WordMatches
 from app.context.schemas import (
     ContextBuildRequest,
     ContextBuildResponse,
@@ -94,46 +95,51 @@ def neighbour_hits(settings: ContextSettings, budget: int) -> int:
     return max(settings.neighbour_hits, min(scaled, settings.neighbour_hits_max))
 
 
-async def _candidates(
+async def _search_spec(
     repository: ContextRepository,
     engine: ContextEngine,
     agent: Agent,
     request: ContextBuildRequest,
-    vector: Vector | None,
-    budget: int,
     period: Period | None,
-) -> list[Candidate]:
+) -> SearchSpec:
     settings = engine.settings
     size = engine.cached_size(agent.id)
     if size is None:
         size = await repository.agent_size(agent.id)
         engine.remember_size(agent.id, size)
-    query = vector.tolist() if vector is not None else None
-    found = await repository.search(
-        SearchSpec(
-            agent_id=agent.id,
-            vector=query,
-            words=request.input,
-            kinds=request.kinds or FLEXIBLE_KINDS,
-            metadata=request.metadata,
-            vector_limit=settings.vector_candidates,
-            text_limit=settings.text_candidates,
-            exact=size <= settings.exact_search_max_memories,
-            corpus_size=size,
-            common_word_memories=settings.common_word_memories,
-            period=period,
-        )
+    return SearchSpec(
+        agent_id=agent.id,
+        words=request.input,
+        kinds=request.kinds or FLEXIBLE_KINDS,
+        metadata=request.metadata,
+        vector_limit=settings.vector_candidates,
+        text_limit=settings.text_candidates,
+        exact=size <= settings.exact_search_max_memories,
+        corpus_size=size,
+        common_word_memories=settings.common_word_memories,
+        period=period,
     )
+
+
+async def _candidates(
+    repository: ContextRepository,
+    settings: ContextSettings,
+    spec: SearchSpec,
+    words: WordMatches,
+    vector: Vector | None,
+    budget: int,
+) -> list[Candidate]:
+    found = await repository.finish_search(spec, words, vector)
     episodes = [c for c in found if c.kind == "episode"]
     hits = neighbour_hits(settings, budget)
-    if not episodes or hits == 0 or request.metadata:
+    if not episodes or hits == 0 or spec.metadata:
         return found
     top_lexical = max((c.lexical for c in episodes), default=0.0) or 1.0
     strong = sorted(episodes, key=lambda c: -((c.semantic or 0.0) + c.lexical / top_lexical))
     neighbours = await repository.neighbours(
-        agent.id,
+        spec.agent_id,
         [c.memory_id for c in strong[:hits]],
-        query,
+        vector,
         settings.neighbour_window,
     )
     # A neighbour the search found too keeps its own scores and learns whose neighbour it is.
@@ -241,8 +247,19 @@ async def build_context(
 ) -> ContextBuildResponse:
     """Build the context for one input and store its manifest."""
     clock = _Clock()
-    agent = await get_agent(session, tenant, request.agent_id)
-    vector = await embed_input(engine, request.input)
+    # The input is embedded on a thread while the database finds the agent and matches words.
+    embedding = asyncio.ensure_future(embed_input(engine, request.input))
+    try:
+        agent = await get_agent(session, tenant, request.agent_id)
+        repository = ContextRepository(session)
+        censors, reviewed = await repository.standing(agent.id)
+        period = mentioned_period(request.input)
+        spec = await _search_spec(repository, engine, agent, request, period)
+        words = await repository.match_words(spec)
+        clock.lap("words")
+        vector = await embedding
+    finally:
+        embedding.cancel()  # a no-op once embedded; else the build failed and needs no vector
     tokens = engine.providers.tokens
     encoding = tokens.encoding_for_model(request.model or agent.model)
     clock.lap("embed")
@@ -255,10 +272,7 @@ async def build_context(
         request.input,
     )
     clock.lap("frame")
-    repository = ContextRepository(session)
-    censors, reviewed = await repository.standing(agent.id)
-    period = mentioned_period(request.input)
-    candidates = await _candidates(repository, engine, agent, request, vector, plan.total, period)
+    candidates = await _candidates(repository, engine.settings, spec, words, vector, plan.total)
     calibration = calibrate(reviewed)
     clock.lap("search")
     ranked = rank(candidates, choice.frame, request.now or utcnow(), engine.weights, period)
@@ -306,7 +320,7 @@ async def build_context(
             budget=plan.total,
             tokens_used=assembly.tokens,
             request=request.model_dump(mode="json"),
-            response=response.model_dump(mode="json"),
+            response=response.model_dump_json(),
             item_ids=included_ids(response),
             centroid=_centroid(vector, assembly),
             relevance=response.relevance,
@@ -327,7 +341,7 @@ async def read_build(
     build = await ContextRepository(session).get_build(tenant.id, context_id)
     if build is None:
         raise NotFound(f"Context {context_id} does not exist.")
-    return ContextBuildResponse.model_validate(build.response)
+    return ContextBuildResponse.model_validate_json(build.response)
 
 
 def included_ids(response: ContextBuildResponse) -> list[uuid.UUID]:

@@ -3,6 +3,7 @@
 import uuid
 
 import httpx
+import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.agents.repository import AgentRepository
@@ -33,6 +34,7 @@ async def test_filtered_vector_search_fills_the_limit(
             assert response.status_code == 201
     await worker.drain()
     (vector,) = await providers.embedder.embed(["database tuning"])
+    query = np.asarray(vector, dtype=np.float32)
     async with sessionmaker() as session:
         tenant = await TenantRepository(session).by_name(tenancy.tenant)
         assert tenant is not None
@@ -42,7 +44,6 @@ async def test_filtered_vector_search_fills_the_limit(
             found = await ContextRepository(session).search(
                 SearchSpec(
                     agent_id=agent_row.id,
-                    vector=vector,
                     words="",
                     kinds=["fact"],
                     metadata=None,
@@ -51,7 +52,8 @@ async def test_filtered_vector_search_fills_the_limit(
                     exact=exact,
                     corpus_size=40,
                     common_word_memories=500,
-                )
+                ),
+                query,
             )
             assert len(found) == 25, exact
             assert all(c.summary.startswith("newton note") for c in found)
@@ -59,7 +61,6 @@ async def test_filtered_vector_search_fills_the_limit(
         empty = await ContextRepository(session).search(
             SearchSpec(
                 agent_id=uuid.uuid4(),
-                vector=vector,
                 words="database",
                 kinds=["fact"],
                 metadata=None,
@@ -68,7 +69,8 @@ async def test_filtered_vector_search_fills_the_limit(
                 exact=True,
                 corpus_size=0,
                 common_word_memories=500,
-            )
+            ),
+            query,
         )
         assert empty == []
 
@@ -95,7 +97,6 @@ async def test_rare_words_weigh_more_and_common_words_are_left_out(
             found = await ContextRepository(session).search(
                 SearchSpec(
                     agent_id=agent_row.id,
-                    vector=None,  # words only: nothing is embedded yet
                     words="harbour lighthouse",
                     kinds=["fact"],
                     metadata=None,
@@ -104,7 +105,8 @@ async def test_rare_words_weigh_more_and_common_words_are_left_out(
                     exact=True,
                     corpus_size=7,
                     common_word_memories=common,
-                )
+                ),
+                None,  # words only: nothing is embedded yet
             )
             return {c.summary: c.lexical for c in found}
 
@@ -116,3 +118,61 @@ async def test_rare_words_weigh_more_and_common_words_are_left_out(
         )  # one rare word beats a common one
         # "harbour" is in six memories: above a cap of five it no longer finds anything.
         assert list(await search(common=5)) == ["the lighthouse keeper repaired the ferry ramp"]
+
+
+async def test_a_memory_found_by_words_and_meaning_keeps_both_ranks(
+    client: httpx.AsyncClient,
+    tenancy: Tenancy,
+    worker: Worker,
+    providers: Providers,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    await put_agent(client, tenancy, "keeper")
+    notes = [
+        fact("The lighthouse lamp is serviced every spring."),
+        fact("Ferry tickets are sold at the harbour office."),
+        fact("The lighthouse keeper logs the weather at dawn."),
+    ]
+    response = await client.post(
+        "/agents/keeper/memories/batch", headers=tenancy.headers, json={"memories": notes}
+    )
+    assert response.status_code == 201
+    await worker.drain()
+    (vector,) = await providers.embedder.embed(["lighthouse maintenance"])
+    query = np.asarray(vector, dtype=np.float32)
+    async with sessionmaker() as session:
+        tenant = await TenantRepository(session).by_name(tenancy.tenant)
+        assert tenant is not None
+        agent_row = await AgentRepository(session).get(tenant.id, "keeper")
+        assert agent_row is not None
+        found = await ContextRepository(session).search(
+            SearchSpec(
+                agent_id=agent_row.id,
+                words="lighthouse maintenance",
+                kinds=["fact"],
+                metadata=None,
+                vector_limit=3,
+                text_limit=3,
+                exact=True,
+                corpus_size=3,
+                common_word_memories=500,
+            ),
+            query,
+        )
+    by_text = {c.summary: c for c in found}
+    assert len(found) == 3  # each memory once, whichever search found it
+    lamp = by_text["The lighthouse lamp is serviced every spring."]
+    assert lamp.text_rank is not None
+    assert lamp.vector_rank is not None
+    assert lamp.lexical > 0
+    ferry = by_text["Ferry tickets are sold at the harbour office."]
+    assert ferry.text_rank is None
+    assert ferry.lexical == 0
+    assert ferry.vector_rank is not None
+    for candidate in found:  # the cosine to the input, for word matches too
+        assert candidate.embedding is not None
+        assert candidate.semantic is not None
+        assert abs(candidate.semantic - float(candidate.embedding @ query)) < 1e-5
+    assert lamp.semantic is not None
+    assert ferry.semantic is not None
+    assert lamp.semantic > ferry.semantic
