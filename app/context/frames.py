@@ -1,6 +1,7 @@
 """Frames: the built-in ways of approaching an input, agents' custom frames, and selection."""
 
 import asyncio
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -239,6 +240,11 @@ def _priorities(
     return priorities
 
 
+@functools.lru_cache(maxsize=1024)
+def _cue_pattern(cue: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(cue)}(?!\w)", re.IGNORECASE)
+
+
 def cue_matches(text: str, cues: Sequence[str]) -> tuple[str, ...]:
     """The distinct cues in text: whole words or phrases; a cue without letters ends the text."""
     found: list[str] = []
@@ -247,7 +253,7 @@ def cue_matches(text: str, cues: Sequence[str]) -> tuple[str, ...]:
         if not any(ch.isalnum() for ch in cue):
             hit = bool(cue) and stripped.endswith(cue)
         else:
-            hit = re.search(rf"(?<!\w){re.escape(cue)}(?!\w)", text, re.IGNORECASE) is not None
+            hit = _cue_pattern(cue).search(text) is not None
         if hit:
             found.append(cue)
     return tuple(found)

@@ -27,6 +27,7 @@ _SEARCHABLE = (
     "NOT (m.kind = 'fact' AND m.state = 'inactive') "
     "AND NOT (m.kind = 'procedure' AND m.state = 'retired')"
 )
+# What a candidate is made of, in the order `_candidates` unpacks it.
 _COLUMNS = (
     "m.id, m.kind, m.state, m.micro, m.summary, m.occurred_at, m.seq, m.confidence, "
     "m.outcome, "
@@ -53,9 +54,10 @@ class SearchSpec:
 
 @dataclass(frozen=True)
 class WordMatches:
-    """The memories the input's words found: the half of a search that needs no vector."""
+    """The memories the input's words found: the half of a search that needs no vector.
+    Each row is its word score and rank, then `_COLUMNS`."""
 
-    rows: list[dict[str, Any]]
+    rows: list[tuple[Any, ...]]
 
 
 def similarities(embeddings: Sequence[Vector | None], vector: Vector | None) -> list[float | None]:
@@ -73,42 +75,44 @@ def similarities(embeddings: Sequence[Vector | None], vector: Vector | None) -> 
 
 
 def _candidates(
-    rows: Sequence[dict[str, Any]],
+    memories: Sequence[Sequence[Any]],
     vector: Vector | None,
-    ranks: dict[uuid.UUID, int] | None = None,
+    *,
+    lexical: Sequence[float | None] | None = None,
+    text_ranks: Sequence[int | None] | None = None,
+    vector_ranks: dict[uuid.UUID, int] | None = None,
     parents: Sequence[uuid.UUID | None] | None = None,
 ) -> list[Candidate]:
-    embeddings = [_embedding(row) for row in rows]
+    """Candidates from rows of `_COLUMNS`, in its order, with what each query adds."""
+    embeddings: list[Vector | None] = [memory[-1] for memory in memories]  # read as float32
     semantic = similarities(embeddings, vector)
-    ranks = ranks or {}
-    return [
-        Candidate(
-            memory_id=row["id"],
-            kind=row["kind"],
-            state=row["state"],
-            micro=row["micro"],
-            summary=row["summary"],
-            semantic=semantic[i],
-            lexical=float(row.get("lexical") or 0.0),
-            vector_rank=ranks.get(row["id"]),
-            text_rank=row.get("text_rank"),
-            occurred_at=row["occurred_at"],
-            seq=row["seq"],
-            confidence=row["confidence"],
-            outcome=row["outcome"],
-            usage=int(row["usage"]),
-            superseded=bool(row["superseded"]),
-            embedding=embeddings[i],
-            title=row["title"],
-            neighbour_of=parents[i] if parents is not None else None,
+    found = []
+    for i, memory in enumerate(memories):
+        (memory_id, kind, state, micro, summary, occurred_at, seq, confidence, outcome, usage,
+         title, superseded, _embedding) = memory  # fmt: skip
+        found.append(
+            Candidate(
+                memory_id=memory_id,
+                kind=kind,
+                state=state,
+                micro=micro,
+                summary=summary,
+                semantic=semantic[i],
+                lexical=float(lexical[i] or 0.0) if lexical is not None else 0.0,
+                vector_rank=vector_ranks.get(memory_id) if vector_ranks else None,
+                text_rank=text_ranks[i] if text_ranks is not None else None,
+                occurred_at=occurred_at,
+                seq=seq,
+                confidence=confidence,
+                outcome=outcome,
+                usage=int(usage),
+                superseded=bool(superseded),
+                embedding=embeddings[i],
+                title=title,
+                neighbour_of=parents[i] if parents is not None else None,
+            )
         )
-        for i, row in enumerate(rows)
-    ]
-
-
-def _embedding(row: dict[str, Any]) -> Vector | None:
-    embedding = row["embedding"]
-    return np.asarray(embedding, dtype=np.float32) if embedding is not None else None
+    return found
 
 
 def _filters(spec: SearchSpec) -> str:
@@ -171,7 +175,7 @@ class ContextRepository:
             "(ORDER BY sum(terms.idf) DESC, m.id) AS text_rank FROM memory m "
             f"JOIN terms ON m.search_document @@ terms.q WHERE {_filters(spec)} "
             "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit) "
-            f"SELECT {_COLUMNS}, txt.lexical, txt.text_rank FROM txt JOIN memory m ON m.id = txt.id"
+            f"SELECT txt.lexical, txt.text_rank, {_COLUMNS} FROM txt JOIN memory m ON m.id = txt.id"
         )
         params = _params(spec) | {
             "words": spec.words,
@@ -181,7 +185,7 @@ class ContextRepository:
             "text_limit": spec.text_limit,
         }
         rows = await self.session.execute(text(sql).columns(embedding=VectorType()), params)
-        return WordMatches([row._asdict() for row in rows])
+        return WordMatches([tuple(row) for row in rows])
 
     async def finish_search(
         self, spec: SearchSpec, words: WordMatches, vector: Vector | None
@@ -206,7 +210,9 @@ class ContextRepository:
                 f"ORDER BY {order} LIMIT :text_limit)"
             )
             sources.append("SELECT id FROM dated")
-        found = words.rows
+        memories = [row[2:] for row in words.rows]
+        lexical = [row[0] for row in words.rows]
+        text_ranks = [row[1] for row in words.rows]
         ranks: dict[uuid.UUID, int] = {}
         if sources:
             vector_rank = "vec.vector_rank" if vector is not None else "NULL::bigint"
@@ -220,7 +226,7 @@ class ContextRepository:
             statement = text(sql).columns(embedding=VectorType())
             statement = statement.bindparams(bindparam("known", type_=ARRAY(Uuid())))
             params = _params(spec) | {
-                "known": [row["id"] for row in words.rows],
+                "known": [memory[0] for memory in memories],
                 "vector_limit": spec.vector_limit,
                 "text_limit": spec.text_limit,
             }
@@ -229,10 +235,16 @@ class ContextRepository:
                 params["q"] = vector
             if spec.period is not None:
                 params.update({"from": spec.period.start, "to": spec.period.end})
-            rows = [row._asdict() for row in await self.session.execute(statement, params)]
-            ranks = {row["hit"]: row["vector_rank"] for row in rows if row["vector_rank"]}
-            found = found + [row for row in rows if row["id"] is not None]
-        return _candidates(found, vector, ranks)
+            for hit, rank, *memory in await self.session.execute(statement, params):
+                if rank is not None:
+                    ranks[hit] = rank
+                if memory[0] is not None:  # a row the words did not find
+                    memories.append(tuple(memory))
+                    lexical.append(None)
+                    text_ranks.append(None)
+        return _candidates(
+            memories, vector, lexical=lexical, text_ranks=text_ranks, vector_ranks=ranks
+        )
 
     async def neighbours(
         self,
@@ -250,7 +262,7 @@ class ContextRepository:
             "ORDER BY m.occurred_at {dir}, m.seq {dir} LIMIT :window)"
         )
         sql = (
-            f"SELECT {_COLUMNS}, h.id AS parent FROM memory h CROSS JOIN LATERAL ("
+            f"SELECT h.id AS parent, {_COLUMNS} FROM memory h CROSS JOIN LATERAL ("
             f"{side.format(op='<', dir='DESC')} UNION ALL {side.format(op='>', dir='ASC')}"
             ") n JOIN memory m ON m.id = n.id WHERE h.id = ANY(:hits) AND h.agent_id = :agent"
         )
@@ -260,8 +272,8 @@ class ContextRepository:
             .bindparams(bindparam("hits", type_=ARRAY(Uuid())))
         )
         params = {"hits": list(hit_ids), "agent": agent_id, "window": window}
-        rows = [row._asdict() for row in await self.session.execute(statement, params)]
-        return _candidates(rows, vector, parents=[row["parent"] for row in rows])
+        rows = (await self.session.execute(statement, params)).all()
+        return _candidates([row[1:] for row in rows], vector, parents=[row[0] for row in rows])
 
     async def standing(
         self, agent_id: uuid.UUID, limit: int = 50
