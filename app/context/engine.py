@@ -10,6 +10,11 @@ from app.core.config import ContextSettings
 from app.providers.container import Providers
 
 _SIZE_TTL_SECONDS = 60.0
+# How many of an agent's memories hold a word: counting a frequent one reads up to
+# CE_CONTEXT__COMMON_WORD_MEMORIES rows, so it is counted once a minute; a rarer word is counted
+# in every build, which is cheap and finds a memory by a new word as soon as it is written.
+_WORDS_TTL_SECONDS = 60.0
+_REMEMBERED_WORD_MEMORIES = 50
 
 
 @dataclass
@@ -21,6 +26,7 @@ class ContextEngine:
     selector: FrameSelector
     served_first_build: bool = False
     _sizes: dict[uuid.UUID, tuple[float, int]] = field(default_factory=dict)
+    _words: dict[uuid.UUID, tuple[float, dict[str, int]]] = field(default_factory=dict)
 
     @classmethod
     def create(cls, providers: Providers, settings: ContextSettings) -> "ContextEngine":
@@ -51,3 +57,22 @@ class ContextEngine:
 
     def remember_size(self, agent_id: uuid.UUID, size: int) -> None:
         self._sizes[agent_id] = (time.monotonic(), size)
+
+    def known_words(self, agent_id: uuid.UUID) -> dict[str, int]:
+        """The agent's frequent words counted in the last minute, with their memory counts."""
+        entry = self._words.get(agent_id)
+        if entry is None or time.monotonic() - entry[0] > _WORDS_TTL_SECONDS:
+            return {}
+        return entry[1]
+
+    def remember_words(self, agent_id: uuid.UUID, frequencies: dict[str, int]) -> None:
+        """Keep the counts of the frequent words until the agent's entry is a minute old."""
+        frequent = {w: n for w, n in frequencies.items() if n >= _REMEMBERED_WORD_MEMORIES}
+        if not frequent:
+            return
+        now = time.monotonic()
+        entry = self._words.get(agent_id)
+        if entry is None or now - entry[0] > _WORDS_TTL_SECONDS:
+            self._words[agent_id] = (now, frequent)
+        else:
+            entry[1].update(frequent)

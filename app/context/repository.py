@@ -1,9 +1,10 @@
 """SQL of context assembly: hybrid search, neighbouring episodes, censors, calibration, builds."""
 
 import json
+import math
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from app.core.vector import VectorType
 from app.memories.models import Memory
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_MAX_TERMS = 32  # of an input's words, at most this many are searched
 # Retired procedures and facts proven wrong are not searched; superseded facts are, lower.
 _SEARCHABLE = (
     "NOT (m.kind = 'fact' AND m.state = 'inactive') "
@@ -142,11 +144,13 @@ class ContextRepository:
 
     async def search(self, spec: SearchSpec, vector: Vector | None) -> list[Candidate]:
         """Vector and full-text search, scoped to the agent."""
-        return await self.finish_search(spec, await self.match_words(spec), vector)
+        frequencies = await self.word_frequencies(spec, {})
+        return await self.finish_search(spec, await self.match_words(spec, frequencies), vector)
 
-    async def match_words(self, spec: SearchSpec) -> WordMatches:
+    async def match_words(self, spec: SearchSpec, frequencies: Mapping[str, int]) -> WordMatches:
         """The first half of a search, which needs no vector: it runs while the input is being
-        embedded. It also sets up the vector search that `finish_search` runs."""
+        embedded. It also sets up the vector search that `finish_search` runs. `frequencies`:
+        the input's words and how many of the agent's memories hold each."""
         if not spec.exact:
             # pgvector >= 0.8: keep scanning the graph until enough rows pass the filter.
             await self.session.execute(
@@ -156,21 +160,21 @@ class ContextRepository:
                 ),
                 {"ef": str(max(spec.vector_limit, 40))},
             )
-        if not _WORD.search(spec.words):
+        terms = [
+            (word, math.log((spec.corpus_size - df + 0.5) / (df + 0.5) + 1))
+            for word, df in frequencies.items()
+            # A word in more than `common_word_memories` memories tells them apart no better
+            # than a stop word: it is left out, which keeps the join short on big agents.
+            if 1 <= df <= spec.common_word_memories
+        ]
+        if not terms:
             return WordMatches([])
-        # BM25-style: each of the input's words (stemmed, stop words dropped by PostgreSQL)
-        # weighs its inverse document frequency among the agent's memories, so a name that is
-        # in every other turn counts for little and a rare word for much.
+        # BM25-style: each of the input's words weighs its inverse document frequency among the
+        # agent's memories, so a name that is in every other turn counts for little and a rare
+        # word for much.
         sql = (
-            # MATERIALIZED: counted once per word, not once per memory the join visits.
-            "WITH terms AS MATERIALIZED (SELECT l.q, ln((:corpus - c.df + 0.5) / (c.df + 0.5) + 1) "
-            "AS idf FROM (SELECT DISTINCT quote_literal(lexeme)::tsquery AS q "
-            "FROM unnest(to_tsvector('english', :words)) LIMIT :max_terms) l "
-            # A word in more than :common memories tells them apart no better than a stop word;
-            # it is left out, which keeps the count and the join short on big agents.
-            "CROSS JOIN LATERAL (SELECT count(*) AS df FROM (SELECT 1 FROM memory d "
-            "WHERE d.agent_id = :agent AND d.search_document @@ l.q LIMIT :common + 1) d) c "
-            "WHERE c.df BETWEEN 1 AND :common), "
+            "WITH terms AS MATERIALIZED (SELECT quote_literal(t.word)::tsquery AS q, t.idf "
+            "FROM unnest(CAST(:words AS text[]), CAST(:idf AS float8[])) AS t(word, idf)), "
             "txt AS (SELECT m.id, sum(terms.idf) AS lexical, row_number() OVER "
             "(ORDER BY sum(terms.idf) DESC, m.id) AS text_rank FROM memory m "
             f"JOIN terms ON m.search_document @@ terms.q WHERE {_filters(spec)} "
@@ -178,14 +182,35 @@ class ContextRepository:
             f"SELECT txt.lexical, txt.text_rank, {_COLUMNS} FROM txt JOIN memory m ON m.id = txt.id"
         )
         params = _params(spec) | {
-            "words": spec.words,
-            "corpus": max(spec.corpus_size, 1),
-            "max_terms": 32,
-            "common": spec.common_word_memories,
+            "words": [word for word, _idf in terms],
+            "idf": [idf for _word, idf in terms],
             "text_limit": spec.text_limit,
         }
         rows = await self.session.execute(text(sql).columns(embedding=VectorType()), params)
         return WordMatches([tuple(row) for row in rows])
+
+    async def word_frequencies(self, spec: SearchSpec, known: Mapping[str, int]) -> dict[str, int]:
+        """Each word of the input, as PostgreSQL stems it (stop words dropped), and in how many
+        of the agent's memories it is: counted up to `common_word_memories` + 1, or taken from
+        `known`."""
+        if not _WORD.search(spec.words):
+            return {}
+        sql = (
+            "SELECT l.word, CASE WHEN l.word = ANY(:known) THEN NULL ELSE (SELECT count(*) "
+            "FROM (SELECT 1 FROM memory d WHERE d.agent_id = :agent "
+            "AND d.search_document @@ quote_literal(l.word)::tsquery LIMIT :common + 1) d) END "
+            "FROM (SELECT DISTINCT lexeme AS word FROM unnest(to_tsvector('english', :words)) "
+            "LIMIT :max_terms) l"
+        )
+        params = {
+            "agent": spec.agent_id,
+            "words": spec.words,
+            "known": list(known),
+            "common": spec.common_word_memories,
+            "max_terms": _MAX_TERMS,
+        }
+        rows = await self.session.execute(text(sql), params)
+        return {word: known[word] if df is None else int(df) for word, df in rows}
 
     async def finish_search(
         self, spec: SearchSpec, words: WordMatches, vector: Vector | None

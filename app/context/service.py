@@ -255,7 +255,9 @@ async def build_context(
         censors, reviewed = await repository.standing(agent.id)
         period = mentioned_period(request.input)
         spec = await _search_spec(repository, engine, agent, request, period)
-        words = await repository.match_words(spec)
+        frequencies = await repository.word_frequencies(spec, engine.known_words(agent.id))
+        engine.remember_words(agent.id, frequencies)
+        words = await repository.match_words(spec, frequencies)
         clock.lap("words")
         vector = await embedding
     finally:

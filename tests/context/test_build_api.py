@@ -202,3 +202,22 @@ async def test_bad_build_requests_are_422(client: httpx.AsyncClient, tenancy: Te
     ):
         response = await client.post("/context/build", headers=tenancy.headers, json=body)
         assert response.status_code == 422, body
+
+
+async def test_a_new_word_finds_its_memory_in_the_very_next_build(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    notes = [fact(f"Deploy {i} went through the canary stage.") for i in range(60)]
+    response = await client.post(
+        "/agents/newton/memories/batch", headers=tenancy.headers, json={"memories": notes}
+    )
+    assert response.status_code == 201
+    question = "Which deploy touched the zeppelin hangar?"
+    before = await build(client, tenancy, input=question, budget=1000)  # counts "deploy" once
+    memory = await write(client, tenancy, fact("The zeppelin hangar doors were rebuilt."))
+    assert memory["id"] not in included(before)
+    after = await build(client, tenancy, input=question, budget=1000)
+    assert memory["id"] in included(after)
+    first = next(i for layer in after["layers"] for i in layer["items"])
+    assert first["memory_id"] == memory["id"]  # the rare words outweigh the common one
