@@ -1,6 +1,8 @@
-"""Hybrid search returns the full number of rows for one agent among many, exact or by HNSW."""
+"""Hybrid search: the full number of rows for one agent among many, exact or by HNSW; words
+weighed by rarity; a memory both searches find, once with both ranks."""
 
 import uuid
+from typing import Any
 
 import httpx
 import numpy as np
@@ -8,10 +10,51 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.agents.repository import AgentRepository
 from app.context.repository import ContextRepository, SearchSpec
+from app.context.types import Vector
 from app.core.worker import Worker
 from app.providers.container import Providers
 from app.tenants.repository import TenantRepository
 from tests.factories import Tenancy, fact, put_agent
+
+
+async def write_facts(
+    client: httpx.AsyncClient, tenancy: Tenancy, agent: str, texts: list[str]
+) -> None:
+    await put_agent(client, tenancy, agent)
+    for start in range(0, len(texts), 100):
+        batch = [fact(text) for text in texts[start : start + 100]]
+        response = await client.post(
+            f"/agents/{agent}/memories/batch", headers=tenancy.headers, json={"memories": batch}
+        )
+        assert response.status_code == 201
+
+
+async def embed(providers: Providers, text: str) -> Vector:
+    (vector,) = await providers.embedder.embed([text])
+    return np.asarray(vector, dtype=np.float32)
+
+
+async def agent_id(session: AsyncSession, tenancy: Tenancy, name: str) -> uuid.UUID:
+    tenant = await TenantRepository(session).by_name(tenancy.tenant)
+    assert tenant is not None
+    agent = await AgentRepository(session).get(tenant.id, name)
+    assert agent is not None
+    return agent.id
+
+
+def spec(agent: uuid.UUID, words: str, size: int, **changes: Any) -> SearchSpec:
+    fields: dict[str, Any] = {
+        "agent_id": agent,
+        "words": words,
+        "kinds": ["fact"],
+        "metadata": None,
+        "vector_limit": 25,
+        "text_limit": 25,
+        "exact": True,
+        "corpus_size": size,
+        "common_word_memories": 500,
+    }
+    return SearchSpec(**(fields | changes))
 
 
 async def test_filtered_vector_search_fills_the_limit(
@@ -22,56 +65,20 @@ async def test_filtered_vector_search_fills_the_limit(
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
     for agent, count in (("crowd", 300), ("newton", 40)):
-        await put_agent(client, tenancy, agent)
-        for start in range(0, count, 100):
-            batch = [
-                fact(f"{agent} note {i}: deployment, caching and database tuning")
-                for i in range(start, min(start + 100, count))
-            ]
-            response = await client.post(
-                f"/agents/{agent}/memories/batch", headers=tenancy.headers, json={"memories": batch}
-            )
-            assert response.status_code == 201
+        notes = [f"{agent} note {i}: deployment, caching and database tuning" for i in range(count)]
+        await write_facts(client, tenancy, agent, notes)
     await worker.drain()
-    (vector,) = await providers.embedder.embed(["database tuning"])
-    query = np.asarray(vector, dtype=np.float32)
+    query = await embed(providers, "database tuning")
     async with sessionmaker() as session:
-        tenant = await TenantRepository(session).by_name(tenancy.tenant)
-        assert tenant is not None
-        agent_row = await AgentRepository(session).get(tenant.id, "newton")
-        assert agent_row is not None
+        newton = await agent_id(session, tenancy, "newton")
         for exact in (True, False):
             found = await ContextRepository(session).search(
-                SearchSpec(
-                    agent_id=agent_row.id,
-                    words="",
-                    kinds=["fact"],
-                    metadata=None,
-                    vector_limit=25,
-                    text_limit=25,
-                    exact=exact,
-                    corpus_size=40,
-                    common_word_memories=500,
-                ),
-                query,
+                spec(newton, "", 40, exact=exact), query
             )
             assert len(found) == 25, exact
             assert all(c.summary.startswith("newton note") for c in found)
             assert all(c.vector_rank is not None and c.semantic is not None for c in found)
-        empty = await ContextRepository(session).search(
-            SearchSpec(
-                agent_id=uuid.uuid4(),
-                words="database",
-                kinds=["fact"],
-                metadata=None,
-                vector_limit=25,
-                text_limit=25,
-                exact=True,
-                corpus_size=0,
-                common_word_memories=500,
-            ),
-            query,
-        )
+        empty = await ContextRepository(session).search(spec(uuid.uuid4(), "database", 0), query)
         assert empty == []
 
 
@@ -80,32 +87,15 @@ async def test_rare_words_weigh_more_and_common_words_are_left_out(
     tenancy: Tenancy,
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
-    await put_agent(client, tenancy, "lexicon")
-    notes = [fact(f"harbour log {i}: the ferry left on time") for i in range(6)]
-    notes.append(fact("the lighthouse keeper repaired the ferry ramp"))
-    response = await client.post(
-        "/agents/lexicon/memories/batch", headers=tenancy.headers, json={"memories": notes}
-    )
-    assert response.status_code == 201
+    notes = [f"harbour log {i}: the ferry left on time" for i in range(6)]
+    notes.append("the lighthouse keeper repaired the ferry ramp")
+    await write_facts(client, tenancy, "lexicon", notes)
     async with sessionmaker() as session:
-        tenant = await TenantRepository(session).by_name(tenancy.tenant)
-        assert tenant is not None
-        agent_row = await AgentRepository(session).get(tenant.id, "lexicon")
-        assert agent_row is not None
+        lexicon = await agent_id(session, tenancy, "lexicon")
 
         async def search(common: int) -> dict[str, float]:
             found = await ContextRepository(session).search(
-                SearchSpec(
-                    agent_id=agent_row.id,
-                    words="harbour lighthouse",
-                    kinds=["fact"],
-                    metadata=None,
-                    vector_limit=20,
-                    text_limit=20,
-                    exact=True,
-                    corpus_size=7,
-                    common_word_memories=common,
-                ),
+                spec(lexicon, "harbour lighthouse", 7, common_word_memories=common),
                 None,  # words only: nothing is embedded yet
             )
             return {c.summary: c.lexical for c in found}
@@ -127,37 +117,18 @@ async def test_a_memory_found_by_words_and_meaning_keeps_both_ranks(
     providers: Providers,
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
-    await put_agent(client, tenancy, "keeper")
     notes = [
-        fact("The lighthouse lamp is serviced every spring."),
-        fact("Ferry tickets are sold at the harbour office."),
-        fact("The lighthouse keeper logs the weather at dawn."),
+        "The lighthouse lamp is serviced every spring.",
+        "Ferry tickets are sold at the harbour office.",
+        "The lighthouse keeper logs the weather at dawn.",
     ]
-    response = await client.post(
-        "/agents/keeper/memories/batch", headers=tenancy.headers, json={"memories": notes}
-    )
-    assert response.status_code == 201
+    await write_facts(client, tenancy, "keeper", notes)
     await worker.drain()
-    (vector,) = await providers.embedder.embed(["lighthouse maintenance"])
-    query = np.asarray(vector, dtype=np.float32)
+    query = await embed(providers, "lighthouse maintenance")
     async with sessionmaker() as session:
-        tenant = await TenantRepository(session).by_name(tenancy.tenant)
-        assert tenant is not None
-        agent_row = await AgentRepository(session).get(tenant.id, "keeper")
-        assert agent_row is not None
+        keeper = await agent_id(session, tenancy, "keeper")
         found = await ContextRepository(session).search(
-            SearchSpec(
-                agent_id=agent_row.id,
-                words="lighthouse maintenance",
-                kinds=["fact"],
-                metadata=None,
-                vector_limit=3,
-                text_limit=3,
-                exact=True,
-                corpus_size=3,
-                common_word_memories=500,
-            ),
-            query,
+            spec(keeper, "lighthouse maintenance", 3, vector_limit=3, text_limit=3), query
         )
     by_text = {c.summary: c for c in found}
     assert len(found) == 3  # each memory once, whichever search found it
