@@ -2,6 +2,7 @@
 
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.context.frames import FrameSelector
@@ -58,7 +59,7 @@ class ContextEngine:
     def remember_size(self, agent_id: uuid.UUID, size: int) -> None:
         self._sizes[agent_id] = (time.monotonic(), size)
 
-    def known_words(self, agent_id: uuid.UUID) -> dict[str, int]:
+    def known_words(self, agent_id: uuid.UUID) -> Mapping[str, int]:
         """The agent's frequent words counted in the last minute, with their memory counts."""
         entry = self._words.get(agent_id)
         if entry is None or time.monotonic() - entry[0] > _WORDS_TTL_SECONDS:

@@ -16,7 +16,6 @@ from app.context.schemas import (
     ContextRefreshResponse,
 )
 from app.core.db import DbSession
-from app.core.documents import json_response
 from app.memories.dependencies import MemoryCtx
 from app.memories.schemas import MemoryRead
 from app.tenants.dependencies import CurrentTenant
@@ -24,12 +23,17 @@ from app.tenants.dependencies import CurrentTenant
 router = APIRouter(prefix="/context", tags=["context"])
 
 
+def _serialized(build: ContextBuildResponse) -> Response:
+    """The build serialized once, by pydantic: FastAPI would validate and serialize it again."""
+    return Response(content=build.model_dump_json(), media_type="application/json")
+
+
 @router.post("/build", response_model=ContextBuildResponse)
 async def build_context(
     body: ContextBuildRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
 ) -> Response:
     """Build the context for an input: the text for the system prompt and its manifest."""
-    return json_response(await service.build_context(session, engine, tenant, body))
+    return _serialized(await service.build_context(session, engine, tenant, body))
 
 
 @router.post("/refresh")

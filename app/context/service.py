@@ -22,7 +22,7 @@ from app.context.models import ContextBuild
 from app.context.periods import Period, mentioned_period
 from app.context.ranking import rank
 from app.context.rendering import identity_text, working_memory_text
-from app.context.repository import ContextRepository, SearchSpec, WordMatches
+from app.context.repository import ContextRepository
 from app.context.schemas import (
     ContextBuildRequest,
     ContextBuildResponse,
@@ -33,6 +33,7 @@ from app.context.schemas import (
     ScoreParts,
     Totals,
 )
+from app.context.search import SearchRepository, SearchSpec, WordMatches
 from app.context.types import FLEXIBLE_KINDS, Candidate, FrameChoice, Vector
 from app.core.config import ContextSettings
 from app.core.errors import InvalidInput, NotFound
@@ -96,7 +97,7 @@ def neighbour_hits(settings: ContextSettings, budget: int) -> int:
 
 
 async def _search_spec(
-    repository: ContextRepository,
+    search: SearchRepository,
     engine: ContextEngine,
     agent: Agent,
     request: ContextBuildRequest,
@@ -105,7 +106,7 @@ async def _search_spec(
     settings = engine.settings
     size = engine.cached_size(agent.id)
     if size is None:
-        size = await repository.agent_size(agent.id)
+        size = await search.agent_size(agent.id)
         engine.remember_size(agent.id, size)
     return SearchSpec(
         agent_id=agent.id,
@@ -122,21 +123,21 @@ async def _search_spec(
 
 
 async def _candidates(
-    repository: ContextRepository,
+    search: SearchRepository,
     settings: ContextSettings,
     spec: SearchSpec,
     words: WordMatches,
     vector: Vector | None,
     budget: int,
 ) -> list[Candidate]:
-    found = await repository.finish_search(spec, words, vector)
+    found = await search.finish_search(spec, words, vector)
     episodes = [c for c in found if c.kind == "episode"]
     hits = neighbour_hits(settings, budget)
     if not episodes or hits == 0 or spec.metadata:
         return found
     top_lexical = max((c.lexical for c in episodes), default=0.0) or 1.0
     strong = sorted(episodes, key=lambda c: -((c.semantic or 0.0) + c.lexical / top_lexical))
-    neighbours = await repository.neighbours(
+    neighbours = await search.neighbours(
         spec.agent_id,
         [c.memory_id for c in strong[:hits]],
         vector,
@@ -248,16 +249,17 @@ async def build_context(
     """Build the context for one input and store its manifest."""
     clock = _Clock()
     # The input is embedded on a thread while the database finds the agent and matches words.
-    embedding = asyncio.ensure_future(embed_input(engine, request.input))
+    embedding = asyncio.create_task(embed_input(engine, request.input))
     try:
         agent = await get_agent(session, tenant, request.agent_id)
-        repository = ContextRepository(session)
+        repository, search = ContextRepository(session), SearchRepository(session)
         censors, reviewed = await repository.standing(agent.id)
         period = mentioned_period(request.input)
-        spec = await _search_spec(repository, engine, agent, request, period)
-        frequencies = await repository.word_frequencies(spec, engine.known_words(agent.id))
+        spec = await _search_spec(search, engine, agent, request, period)
+        await search.prepare_vector_search(spec)
+        frequencies = await search.word_frequencies(spec, engine.known_words(agent.id))
         engine.remember_words(agent.id, frequencies)
-        words = await repository.match_words(spec, frequencies)
+        words = await search.match_words(spec, frequencies)
         clock.lap("words")
         vector = await embedding
     finally:
@@ -274,7 +276,7 @@ async def build_context(
         request.input,
     )
     clock.lap("frame")
-    candidates = await _candidates(repository, engine.settings, spec, words, vector, plan.total)
+    candidates = await _candidates(search, engine.settings, spec, words, vector, plan.total)
     calibration = calibrate(reviewed)
     clock.lap("search")
     ranked = rank(candidates, choice.frame, request.now or utcnow(), engine.weights, period)

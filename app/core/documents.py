@@ -1,9 +1,7 @@
-"""JSON documents stored and read as the text pydantic wrote, never parsed on the way."""
+"""A column for JSON documents stored and read as the text pydantic wrote, never parsed."""
 
 from typing import Any
 
-from fastapi import Response
-from pydantic import BaseModel
 from sqlalchemy import ColumnElement, Text, cast
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import UserDefinedType
@@ -27,8 +25,3 @@ class JsonDocument(UserDefinedType[str]):
     def column_expression(self, colexpr: ColumnElement[Any]) -> ColumnElement[str]:
         # Read as text: the driver would otherwise parse every `json` value it receives.
         return cast(colexpr, Text)
-
-
-def json_response(model: BaseModel) -> Response:
-    """The model serialized once, by pydantic: FastAPI would validate and serialize it again."""
-    return Response(content=model.model_dump_json(), media_type="application/json")

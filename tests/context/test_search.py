@@ -9,7 +9,7 @@ import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.agents.repository import AgentRepository
-from app.context.repository import ContextRepository, SearchSpec
+from app.context.search import SearchRepository, SearchSpec
 from app.context.types import Vector
 from app.core.worker import Worker
 from app.providers.container import Providers
@@ -72,13 +72,11 @@ async def test_filtered_vector_search_fills_the_limit(
     async with sessionmaker() as session:
         newton = await agent_id(session, tenancy, "newton")
         for exact in (True, False):
-            found = await ContextRepository(session).search(
-                spec(newton, "", 40, exact=exact), query
-            )
+            found = await SearchRepository(session).search(spec(newton, "", 40, exact=exact), query)
             assert len(found) == 25, exact
             assert all(c.summary.startswith("newton note") for c in found)
             assert all(c.vector_rank is not None and c.semantic is not None for c in found)
-        empty = await ContextRepository(session).search(spec(uuid.uuid4(), "database", 0), query)
+        empty = await SearchRepository(session).search(spec(uuid.uuid4(), "database", 0), query)
         assert empty == []
 
 
@@ -94,7 +92,7 @@ async def test_rare_words_weigh_more_and_common_words_are_left_out(
         lexicon = await agent_id(session, tenancy, "lexicon")
 
         async def search(common: int) -> dict[str, float]:
-            found = await ContextRepository(session).search(
+            found = await SearchRepository(session).search(
                 spec(lexicon, "harbour lighthouse", 7, common_word_memories=common),
                 None,  # words only: nothing is embedded yet
             )
@@ -127,7 +125,7 @@ async def test_a_memory_found_by_words_and_meaning_keeps_both_ranks(
     query = await embed(providers, "lighthouse maintenance")
     async with sessionmaker() as session:
         keeper = await agent_id(session, tenancy, "keeper")
-        found = await ContextRepository(session).search(
+        found = await SearchRepository(session).search(
             spec(keeper, "lighthouse maintenance", 3, vector_limit=3, text_limit=3), query
         )
     by_text = {c.summary: c for c in found}
