@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import structlog
 
+from app.context.search import vector_search_settings
 from app.core.config import Settings
 from app.core.db import Database, asyncpg_url
 from app.core.embedded_db import EmbeddedPostgres
@@ -32,7 +33,10 @@ async def open_database(settings: Settings) -> AsyncIterator[Database]:
     else:
         url = asyncpg_url(settings.database.url.get_secret_value())
     database = Database.connect(
-        url, pool_size=settings.database.pool_size, max_overflow=settings.database.max_overflow
+        url,
+        pool_size=settings.database.pool_size,
+        max_overflow=settings.database.max_overflow,
+        server_settings=vector_search_settings(settings.context.vector_candidates),
     )
     try:
         yield database

@@ -8,6 +8,7 @@ import pytest
 from pydantic import SecretStr
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
+from app.context.search import vector_search_settings
 from app.core.config import DatabaseSettings, Settings, WorkerSettings
 from app.core.db import Database
 from app.core.embedded_db import EmbeddedPostgres
@@ -59,7 +60,10 @@ def providers(settings: Settings) -> Providers:
 
 @pytest.fixture(scope="session")
 async def database(settings: Settings, database_url: str) -> AsyncIterator[Database]:
-    database = Database.connect(database_url)
+    database = Database.connect(
+        database_url,
+        server_settings=vector_search_settings(settings.context.vector_candidates),
+    )
     await upgrade(database.engine, settings.embeddings.dimensions)
     await database.engine.dispose()  # new connections get the vector codec
     yield database

@@ -130,6 +130,16 @@ def _params(spec: SearchSpec) -> dict[str, object]:
     return params
 
 
+def vector_search_settings(vector_candidates: int) -> dict[str, str]:
+    """Session settings of every connection for the HNSW index (an exact scan ignores them).
+    The index holds every agent's memories: it keeps scanning the graph until enough rows pass
+    the agent's filter (pgvector >= 0.8), and looks at as many as a build wants at least."""
+    return {
+        "hnsw.iterative_scan": "relaxed_order",
+        "hnsw.ef_search": str(max(vector_candidates, 40)),
+    }
+
+
 class SearchRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -143,23 +153,9 @@ class SearchRepository:
 
     async def search(self, spec: SearchSpec, vector: Vector | None) -> list[Candidate]:
         """Vector and full-text search, scoped to the agent: the steps a build takes, in order
-        (a build runs the first three while the input is embedded)."""
-        await self.prepare_vector_search(spec)
+        (a build runs the first two while the input is embedded)."""
         frequencies = await self.word_frequencies(spec, {})
         return await self.finish_search(spec, await self.match_words(spec, frequencies), vector)
-
-    async def prepare_vector_search(self, spec: SearchSpec) -> None:
-        """The HNSW settings of this transaction's vector search (none for an exact scan)."""
-        if spec.exact:
-            return
-        # pgvector >= 0.8: keep scanning the graph until enough rows pass the filter.
-        await self.session.execute(
-            text(
-                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                "set_config('hnsw.ef_search', :ef, true)"
-            ),
-            {"ef": str(max(spec.vector_limit, 40))},
-        )
 
     async def match_words(self, spec: SearchSpec, frequencies: Mapping[str, int]) -> WordMatches:
         """The memories holding the input's words, best first. `frequencies`: the input's words

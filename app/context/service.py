@@ -256,7 +256,6 @@ async def build_context(
         censors, reviewed = await repository.standing(agent.id)
         period = mentioned_period(request.input)
         spec = await _search_spec(search, engine, agent, request, period)
-        await search.prepare_vector_search(spec)
         frequencies = await search.word_frequencies(spec, engine.known_words(agent.id))
         engine.remember_words(agent.id, frequencies)
         words = await search.match_words(spec, frequencies)

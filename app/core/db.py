@@ -1,6 +1,6 @@
 """The database engine and session factory, and the per-request transaction."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -45,8 +45,16 @@ class Database:
     sessionmaker: async_sessionmaker[AsyncSession]
 
     @classmethod
-    def connect(cls, url: str, *, pool_size: int = 10, max_overflow: int = 10) -> "Database":
-        """Create the engine for a PostgreSQL URL (asyncpg driver)."""
+    def connect(
+        cls,
+        url: str,
+        *,
+        pool_size: int = 10,
+        max_overflow: int = 10,
+        server_settings: Mapping[str, str] | None = None,
+    ) -> "Database":
+        """Create the engine for a PostgreSQL URL (asyncpg driver); `server_settings` are set
+        on every connection."""
         engine = create_async_engine(
             url,
             pool_size=pool_size,
@@ -54,7 +62,12 @@ class Database:
             pool_pre_ping=True,
             # Statements are prepared once per connection; a plan made for the actual values
             # (the agent, its size, the query's words) beats a generic one on skewed data.
-            connect_args={"server_settings": {"plan_cache_mode": "force_custom_plan"}},
+            connect_args={
+                "server_settings": {
+                    "plan_cache_mode": "force_custom_plan",
+                    **(server_settings or {}),
+                }
+            },
             # JSON columns (a build's manifest is tens of kilobytes) go through pydantic-core's
             # serializer and parser, several times faster than the standard library's.
             json_serializer=_json_text,
