@@ -225,7 +225,7 @@ class _Flexible:
         vector = scored.candidate.embedding
         if vector is None or self._vectors is None or self._count == 0:
             return False
-        return float(np.max(self._vectors[: self._count] @ vector)) >= threshold
+        return bool((self._vectors[: self._count] @ vector).max() >= threshold)
 
     def add(self, included: Included, cost: int) -> None:
         candidate = included.scored.candidate

@@ -4,6 +4,7 @@ import asyncio
 import dataclasses
 import time
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
@@ -13,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.models import Agent
 from app.agents.service import get_agent
 from app.context import metrics
-from app.context.assembly import Assembly, FixedContent, Rules, assemble
+from app.context.assembly import Assembly, FixedContent, Included, Rules, assemble
 from app.context.budget import BudgetPlan, plan_budget
 from app.context.calibration import calibrate
 from app.context.engine import ContextEngine
@@ -165,8 +166,15 @@ def _centroid(vector: Vector | None, assembly: Assembly) -> list[float] | None:
     return (mean / norm).tolist() if norm > 0 else None
 
 
-def _parts(components: dict[str, float]) -> ScoreParts:
-    return ScoreParts(**{name: round(value, 4) for name, value in components.items()})
+def _score_parts(items: Sequence[Included]) -> list[ScoreParts]:
+    """The score components of each item at 4 decimals, rounded in one numpy call."""
+    if not items:
+        return []
+    names = tuple(items[0].scored.components)  # every candidate has the same components
+    values = np.array([[item.scored.components[name] for name in names] for item in items])
+    return [
+        ScoreParts(**dict(zip(names, row, strict=True))) for row in np.round(values, 4).tolist()
+    ]
 
 
 def _response(
@@ -207,9 +215,9 @@ def _response(
                         detail=i.detail,
                         tokens=i.tokens,
                         score=i.scored.score,
-                        components=_parts(i.scored.components),
+                        components=parts,
                     )
-                    for i in layer.items
+                    for i, parts in zip(layer.items, _score_parts(layer.items), strict=True)
                 ],
             )
             for layer in assembly.layers
