@@ -120,10 +120,6 @@ class MemoryRepository:
         await self.session.execute(
             text(f"ALTER TABLE memory ALTER COLUMN embedding TYPE vector({int(dimensions)})")
         )
-        # A new type brings pgvector's default storage (out of line); keep vectors in the row.
-        await self.session.execute(
-            text("ALTER TABLE memory ALTER COLUMN embedding SET STORAGE MAIN")
-        )
         await self.session.execute(
             text(
                 "CREATE INDEX ix_memory_embedding ON memory "

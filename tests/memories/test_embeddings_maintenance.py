@@ -2,7 +2,6 @@
 
 import httpx
 import pytest
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.db import Database
@@ -10,11 +9,6 @@ from app.core.worker import Worker
 from app.memories.maintenance import reembed_all
 from app.runtime import StartupError, prepare_schema
 from tests.factories import Tenancy, fact, put_agent, write
-
-EMBEDDING_STORAGE = (
-    "SELECT attstorage::text FROM pg_attribute "
-    "WHERE attrelid = 'memory'::regclass AND attname = 'embedding'"
-)
 
 
 async def test_startup_refuses_a_different_dimension(database: Database) -> None:
@@ -34,8 +28,6 @@ async def test_reembed_clears_and_recomputes_every_vector(
     async with sessionmaker.begin() as session:
         queued = await reembed_all(session, 384, max_attempts=3)
     assert queued >= 1
-    async with sessionmaker() as session:  # vectors stay in the row: a scan reads no TOAST
-        assert await session.scalar(text(EMBEDDING_STORAGE)) == "m"
     cleared = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
     assert cleared["provenance"]["embedded_at"] is None
     assert await worker.drain() >= 1
