@@ -46,7 +46,14 @@ class Memory(Base):
             postgresql_ops={"metadata": "jsonb_path_ops"},
         ),
         # GIN over (agent, words) through btree_gin: a word search reads only the agent's rows.
-        Index("ix_memory_agent_search", "agent_id", "search_document", postgresql_using="gin"),
+        # New entries go into it at once: a pending list would be scanned by every search.
+        Index(
+            "ix_memory_agent_search",
+            "agent_id",
+            "search_document",
+            postgresql_using="gin",
+            postgresql_with={"fastupdate": "off"},
+        ),
         Index(
             "ix_memory_embedding",
             "embedding",
