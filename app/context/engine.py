@@ -10,12 +10,16 @@ from app.context.ranking import Weights
 from app.core.config import ContextSettings
 from app.providers.container import Providers
 
-_SIZE_TTL_SECONDS = 60.0
-# How many of an agent's memories hold a word: counting a frequent one reads up to
-# CE_CONTEXT__COMMON_WORD_MEMORIES rows, so it is counted once a minute; a rarer word is counted
-# in every build, which is cheap and finds a memory by a new word as soon as it is written.
-_WORDS_TTL_SECONDS = 60.0
+# Per-agent figures a build needs and may read a minute late: the agent's size (exact or HNSW
+# search) and how many memories hold its frequent words. Counting a frequent word reads up to
+# CE_CONTEXT__COMMON_WORD_MEMORIES rows; a rarer word is counted in every build, which is cheap
+# and finds a memory by a new word as soon as it is written.
+_KEPT_SECONDS = 60.0
 _REMEMBERED_WORD_MEMORIES = 50
+
+
+def _fresh(entry: tuple[float, object]) -> bool:
+    return time.monotonic() - entry[0] <= _KEPT_SECONDS
 
 
 @dataclass
@@ -52,9 +56,7 @@ class ContextEngine:
     def cached_size(self, agent_id: uuid.UUID) -> int | None:
         """An agent's memory count seen in the last minute (picks exact or HNSW search)."""
         entry = self._sizes.get(agent_id)
-        if entry is None or time.monotonic() - entry[0] > _SIZE_TTL_SECONDS:
-            return None
-        return entry[1]
+        return entry[1] if entry is not None and _fresh(entry) else None
 
     def remember_size(self, agent_id: uuid.UUID, size: int) -> None:
         self._sizes[agent_id] = (time.monotonic(), size)
@@ -62,18 +64,15 @@ class ContextEngine:
     def known_words(self, agent_id: uuid.UUID) -> Mapping[str, int]:
         """The agent's frequent words counted in the last minute, with their memory counts."""
         entry = self._words.get(agent_id)
-        if entry is None or time.monotonic() - entry[0] > _WORDS_TTL_SECONDS:
-            return {}
-        return entry[1]
+        return entry[1] if entry is not None and _fresh(entry) else {}
 
     def remember_words(self, agent_id: uuid.UUID, frequencies: dict[str, int]) -> None:
         """Keep the counts of the frequent words until the agent's entry is a minute old."""
         frequent = {w: n for w, n in frequencies.items() if n >= _REMEMBERED_WORD_MEMORIES}
         if not frequent:
             return
-        now = time.monotonic()
         entry = self._words.get(agent_id)
-        if entry is None or now - entry[0] > _WORDS_TTL_SECONDS:
-            self._words[agent_id] = (now, frequent)
-        else:
+        if entry is not None and _fresh(entry):
             entry[1].update(frequent)
+        else:
+            self._words[agent_id] = (time.monotonic(), frequent)

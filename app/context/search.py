@@ -62,7 +62,7 @@ class WordMatches:
     text_ranks: list[int]
 
 
-def similarities(embeddings: Sequence[Vector | None], vector: Vector | None) -> list[float | None]:
+def _similarities(embeddings: Sequence[Vector | None], vector: Vector | None) -> list[float | None]:
     """Cosine similarity of each embedding to the input's vector (None where either is missing);
     both embedders return L2-normalised vectors, so it is their dot product."""
     present = [(i, e) for i, e in enumerate(embeddings) if e is not None]
@@ -86,7 +86,7 @@ def _candidates(
 ) -> list[Candidate]:
     """Candidates from rows of `_COLUMNS`, in its order, with what each query adds."""
     embeddings: list[Vector | None] = [memory[-1] for memory in memories]  # read as float32
-    semantic = similarities(embeddings, vector)
+    semantic = _similarities(embeddings, vector)
     found = []
     for i, memory in enumerate(memories):
         (memory_id, kind, state, micro, summary, occurred_at, seq, confidence, outcome, usage,

@@ -123,7 +123,7 @@ async def _search_spec(
     )
 
 
-async def _candidates(
+async def _search_with_neighbours(
     search: SearchRepository,
     settings: ContextSettings,
     spec: SearchSpec,
@@ -283,7 +283,9 @@ async def build_context(
         request.input,
     )
     clock.lap("frame")
-    candidates = await _candidates(search, engine.settings, spec, words, vector, plan.total)
+    candidates = await _search_with_neighbours(
+        search, engine.settings, spec, words, vector, plan.total
+    )
     calibration = calibrate(reviewed)
     clock.lap("search")
     ranked = rank(candidates, choice.frame, request.now or utcnow(), engine.weights, period)
