@@ -1,4 +1,5 @@
-"""Workers sharing the queue: each job runs once, and jobs of crashed workers are taken over.
+"""Workers sharing the queue: each job runs once, jobs of crashed workers are taken over, and one
+worker keeps several batches in flight.
 
 These tests commit real rows (two workers need two real transactions to race), so they use the
 session's engine directly and delete their tenant's rows afterwards.
@@ -7,16 +8,17 @@ session's engine directly and delete their tenant's rows afterwards.
 import asyncio
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 
 import httpx
 import pytest
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.db import Database
-from app.core.jobs import JobRepository
+from app.core.jobs import ClaimedJob, JobRepository
 from app.core.worker import Worker
 from app.main import attach_runtime, create_app
 from app.providers.container import Providers
@@ -193,3 +195,68 @@ async def test_a_worker_skips_jobs_another_transaction_holds_instead_of_waiting(
     assert await worker.drain() == 4
     jobs = await jobs_of(database, ids)
     assert {(state, attempts) for state, attempts, _ in jobs} == {("done", 1)}
+
+
+class HeldUntilTwoInFlight:
+    """An embed handler that holds each batch until a second one has started beside it."""
+
+    task = "embed"
+    batch_size = 1
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.two_in_flight = asyncio.Event()
+
+    async def run(
+        self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
+    ) -> None:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        if self.in_flight == 2:
+            self.two_in_flight.set()
+        try:
+            await asyncio.wait_for(self.two_in_flight.wait(), timeout=5)
+        finally:
+            self.in_flight -= 1
+        async with sessionmaker.begin() as session:
+            await JobRepository(session).complete(jobs)
+
+
+async def test_one_worker_runs_batches_side_by_side(
+    committed_client: httpx.AsyncClient,
+    committed_tenancy: Tenancy,
+    committed_runtime: Runtime,
+    database: Database,
+) -> None:
+    agent = f"agent-{uuid.uuid4().hex[:8]}"
+    await put_agent(committed_client, committed_tenancy, agent)
+    response = await committed_client.post(
+        f"/agents/{agent}/memories/batch",
+        json={"memories": [fact(f"Fact {n} for two batches at once.") for n in range(2)]},
+        headers=committed_tenancy.headers,
+    )
+    assert response.status_code == 201, response.text
+    ids = [item["id"] for item in response.json()["memories"]]
+    handler = HeldUntilTwoInFlight()
+    settings = committed_runtime.settings.worker.model_copy(
+        update={"batch_size": 1, "concurrency": 2}
+    )
+    worker = Worker(database.sessionmaker, [handler], settings)
+    stop = asyncio.Event()
+    running = asyncio.create_task(worker.run(database.engine, stop))
+    try:
+        # One batch at a time would hold the first job until its handler gives up.
+        await asyncio.wait_for(handler.two_in_flight.wait(), timeout=10)
+        for _ in range(100):
+            if {state for state, _a, _w in await jobs_of(database, ids)} == {"done"}:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        stop.set()
+        await running
+
+    assert handler.most_in_flight == 2
+    assert {(state, attempts) for state, attempts, _ in await jobs_of(database, ids)} == {
+        ("done", 1)
+    }

@@ -67,6 +67,8 @@ class WorkerSettings(BaseModel):
     in_process: bool = True
     poll_interval_seconds: float = Field(default=1.0, gt=0)
     batch_size: int = Field(default=32, ge=1)
+    # Batches in flight at once: one is written to the database while the next is computed.
+    concurrency: int = Field(default=2, ge=1, le=16)
     max_attempts: int = Field(default=8, ge=1)
     backoff_base_seconds: float = Field(default=2.0, gt=0)
     backoff_max_seconds: float = Field(default=600.0, gt=0)

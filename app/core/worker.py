@@ -77,9 +77,9 @@ class Worker:
         threshold = self.settings.analyze_after_jobs
         if threshold == 0 or self._since_analyze < threshold:
             return False
+        self._since_analyze = 0  # before the ANALYZE: another loop of this worker skips it
         async with self.sessionmaker.begin() as session:
             await session.execute(text("ANALYZE memory"))
-        self._since_analyze = 0
         log.info("worker.analyzed", table="memory")
         return True
 
@@ -131,41 +131,48 @@ class Worker:
         return total
 
     async def run(self, engine: AsyncEngine, stop: asyncio.Event) -> None:
-        """Work until `stop` is set, woken by NOTIFY on new jobs and by a poll interval."""
-        log.info("worker.started", worker_id=self.worker_id)
+        """Work until `stop` is set, woken by NOTIFY on new jobs and by a poll interval.
+
+        `concurrency` loops share the queue: while one writes its batch's results, the next
+        batch is already being computed.
+        """
+        log.info("worker.started", worker_id=self.worker_id, loops=self.settings.concurrency)
         async with engine.connect() as connection:
             listener = await _listen(connection, self._wake)
             try:
-                while not stop.is_set():
-                    self._wake.clear()  # before claiming: a NOTIFY from now on wakes us
-                    try:
-                        taken = await self.run_once()
-                    except Exception:
-                        # The database restarted, a connection broke, or a bug: keep the
-                        # worker alive, leave the error in the log, and try again after a pause.
-                        log.exception("worker.loop_error")
-                        taken = 0
-                    if taken:
-                        continue
-                    try:
-                        await self.refresh_statistics()
-                    except Exception:
-                        log.exception("worker.analyze_error")
-                    waiters = {
-                        asyncio.ensure_future(self._wake.wait()),
-                        asyncio.ensure_future(stop.wait()),
-                    }
-                    _, pending = await asyncio.wait(
-                        waiters,
-                        timeout=self.settings.poll_interval_seconds,
-                        return_when=asyncio.FIRST_COMPLETED,
-                    )
-                    for waiter in pending:
-                        waiter.cancel()
+                await asyncio.gather(*(self._loop(stop) for _ in range(self.settings.concurrency)))
             finally:
                 if listener is not None:
                     await listener()
         log.info("worker.stopped", worker_id=self.worker_id)
+
+    async def _loop(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            self._wake.clear()  # before claiming: a NOTIFY from now on wakes us
+            try:
+                taken = await self.run_once()
+            except Exception:
+                # The database restarted, a connection broke, or a bug: keep the
+                # worker alive, leave the error in the log, and try again after a pause.
+                log.exception("worker.loop_error")
+                taken = 0
+            if taken:
+                continue
+            try:
+                await self.refresh_statistics()
+            except Exception:
+                log.exception("worker.analyze_error")
+            waiters = {
+                asyncio.ensure_future(self._wake.wait()),
+                asyncio.ensure_future(stop.wait()),
+            }
+            _, pending = await asyncio.wait(
+                waiters,
+                timeout=self.settings.poll_interval_seconds,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            for waiter in pending:
+                waiter.cancel()
 
 
 class _Unlisten(Protocol):
