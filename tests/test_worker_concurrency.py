@@ -66,6 +66,21 @@ def make_worker(committed_runtime: Runtime, batch_size: int) -> Worker:
     )
 
 
+async def facts_of_a_new_agent(
+    client: httpx.AsyncClient, tenancy: Tenancy, template: str, count: int
+) -> list[str]:
+    """Write `count` facts (`template` with `{n}`) for a new agent in one batch; their ids."""
+    agent = f"agent-{uuid.uuid4().hex[:8]}"
+    await put_agent(client, tenancy, agent)
+    response = await client.post(
+        f"/agents/{agent}/memories/batch",
+        json={"memories": [fact(template.format(n=n)) for n in range(count)]},
+        headers=tenancy.headers,
+    )
+    assert response.status_code == 201, response.text
+    return [item["id"] for item in response.json()["memories"]]
+
+
 async def jobs_of(database: Database, memory_ids: list[str]) -> list[tuple[str, int, str | None]]:
     """(state, attempts, locked_by) of the jobs of some memories."""
     async with database.sessionmaker() as session:
@@ -85,15 +100,9 @@ async def test_two_workers_run_every_job_exactly_once(
     committed_runtime: Runtime,
     database: Database,
 ) -> None:
-    agent = f"agent-{uuid.uuid4().hex[:8]}"
-    await put_agent(committed_client, committed_tenancy, agent)
-    response = await committed_client.post(
-        f"/agents/{agent}/memories/batch",
-        json={"memories": [fact(f"Fact number {n} about the shared queue.") for n in range(40)]},
-        headers=committed_tenancy.headers,
+    ids = await facts_of_a_new_agent(
+        committed_client, committed_tenancy, "Fact number {n} about the shared queue.", 40
     )
-    assert response.status_code == 201, response.text
-    ids = [item["id"] for item in response.json()["memories"]]
     assert len(ids) == 40
 
     # Small batches make the two workers claim over and over, side by side.
@@ -159,15 +168,9 @@ async def test_a_worker_skips_jobs_another_transaction_holds_instead_of_waiting(
     committed_runtime: Runtime,
     database: Database,
 ) -> None:
-    agent = f"agent-{uuid.uuid4().hex[:8]}"
-    await put_agent(committed_client, committed_tenancy, agent)
-    response = await committed_client.post(
-        f"/agents/{agent}/memories/batch",
-        json={"memories": [fact(f"Fact {n} someone else is holding.") for n in range(8)]},
-        headers=committed_tenancy.headers,
+    ids = await facts_of_a_new_agent(
+        committed_client, committed_tenancy, "Fact {n} someone else is holding.", 8
     )
-    assert response.status_code == 201, response.text
-    ids = [item["id"] for item in response.json()["memories"]]
     worker = make_worker(committed_runtime, 4)
 
     # Another worker has claimed the first four and not committed yet: their rows are locked.
@@ -229,15 +232,9 @@ async def test_one_worker_runs_batches_side_by_side(
     committed_runtime: Runtime,
     database: Database,
 ) -> None:
-    agent = f"agent-{uuid.uuid4().hex[:8]}"
-    await put_agent(committed_client, committed_tenancy, agent)
-    response = await committed_client.post(
-        f"/agents/{agent}/memories/batch",
-        json={"memories": [fact(f"Fact {n} for two batches at once.") for n in range(2)]},
-        headers=committed_tenancy.headers,
+    ids = await facts_of_a_new_agent(
+        committed_client, committed_tenancy, "Fact {n} for two batches at once.", 2
     )
-    assert response.status_code == 201, response.text
-    ids = [item["id"] for item in response.json()["memories"]]
     handler = HeldUntilTwoInFlight()
     settings = committed_runtime.settings.worker.model_copy(
         update={"batch_size": 1, "concurrency": 2}
