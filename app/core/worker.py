@@ -147,6 +147,7 @@ class Worker:
         log.info("worker.stopped", worker_id=self.worker_id)
 
     async def _loop(self, stop: asyncio.Event) -> None:
+        """Run batches while there are due jobs, then wait for a NOTIFY, `stop` or the poll."""
         while not stop.is_set():
             self._wake.clear()  # before claiming: a NOTIFY from now on wakes us
             try:
