@@ -46,10 +46,13 @@ def rank(
     top_lexical = max((c.lexical for c in candidates), default=0.0)
     strength = {c.memory_id: sum(relevance(c, top_lexical)) / 2 for c in candidates}
     decay = math.log(2) / weights.half_life_days
+    # The frame says how much recency matters for this input (the seed's weight at 1).
+    recency_weight = weights.recency * frame.recency
+    now_seconds = now.timestamp()
     scored = []
     for candidate in candidates:
         semantic, lexical = relevance(candidate, top_lexical)
-        age_days = max((now - candidate.occurred_at).total_seconds() / 86400, 0.0)
+        age_days = max((now_seconds - candidate.occurred_at.timestamp()) / 86400, 0.0)
         usage = candidate.usage
         components = {
             "semantic": semantic,
@@ -65,9 +68,17 @@ def rank(
             # 1 when it happened in the day or month the input names.
             "period": 1.0 if period is not None and candidate.occurred_at in period else 0.0,
         }
-        score = sum(getattr(weights, name) * value for name, value in components.items())
-        # The frame says how much recency matters for this input (the seed's weight at 1).
-        score -= weights.recency * (1.0 - frame.recency) * components["recency"]
+        score = (
+            weights.semantic * semantic
+            + weights.lexical * lexical
+            + weights.frame * components["frame"]
+            + recency_weight * components["recency"]
+            + weights.outcome * components["outcome"]
+            + weights.usage * components["usage"]
+            + weights.confidence * components["confidence"]
+            + weights.adjacency * components["adjacency"]
+            + weights.period * components["period"]
+        )
         if candidate.superseded:
             score *= SUPERSEDED_FACTOR
         scored.append(Scored(candidate, round(score, 6), components))
