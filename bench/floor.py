@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import asyncpg
 from pgvector.asyncpg import register_vector
@@ -22,20 +23,29 @@ def or_query(text: str, max_words: int = 32) -> str:
 
 
 # What a hybrid search asks PostgreSQL for: the agent's nearest 60 by cosine and its best 60 by
-# full-text rank, joined back to the rows it ranks. `{order}` picks exact scan or HNSW.
+# full-text rank, joined back to the rows it ranks. `{order}` picks exact scan or HNSW, `{words}`
+# how the input's words match (see `Words`).
 _HYBRID = """
 WITH vec AS (
     SELECT id FROM memory
     WHERE agent_id = $1 AND embedding IS NOT NULL
     ORDER BY {order} LIMIT $4
 ), txt AS (
-    SELECT id FROM memory, to_tsquery('english', $3) query
+    SELECT id FROM memory, {words}('english', $3) query
     WHERE agent_id = $1 AND search_document @@ query
     ORDER BY ts_rank_cd(search_document, query) DESC LIMIT $5
 )
 SELECT m.id, m.kind, m.micro, m.summary, m.occurred_at, m.embedding <=> $2::vector AS distance
 FROM memory m WHERE m.id IN (SELECT id FROM vec UNION SELECT id FROM txt)
 """
+
+
+# "any": a memory holding any of the input's words (to_tsquery of the words joined by |), which
+# is what the service's word search looks for, but ranked over every match: common words make
+# that slow on big agents. "all": only memories holding every word (plainto_tsquery), the query
+# of pgvector's hybrid search example: cheap at every size, and what the ratio is best read
+# against.
+Words = Literal["any", "all"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,7 @@ async def measure_floor(
     queries: Sequence[str],
     embedder: LocalEmbedder,
     exact: bool,
+    words: Words = "any",
     limit: int = 60,
 ) -> FloorTimes:
     """Embed each query on this process and run the hybrid SQL for the agent, one at a time."""
@@ -74,13 +85,15 @@ async def measure_floor(
         else:
             order = "embedding <=> $2::vector"
             await connection.execute("SET hnsw.iterative_scan = relaxed_order")
-        statement = await connection.prepare(_HYBRID.format(order=order))
+        tsquery = "to_tsquery" if words == "any" else "plainto_tsquery"
+        statement = await connection.prepare(_HYBRID.format(order=order, words=tsquery))
         embed_ms, sql_ms, rows = [], [], 0
         for query in queries:
             started = time.perf_counter()
             vector = embedder.embed_sync([query])[0]
             embedded = time.perf_counter()
-            found = await statement.fetch(agent, vector, or_query(query) or "nothing", limit, limit)
+            text = (or_query(query) or "nothing") if words == "any" else query
+            found = await statement.fetch(agent, vector, text, limit, limit)
             done = time.perf_counter()
             rows += len(found)
             embed_ms.append((embedded - started) * 1000)

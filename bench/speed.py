@@ -128,7 +128,10 @@ async def _step(
     floor = await measure_floor(
         service.pg_socket_dir, "context_engine", MEASURED, queries, embedder, exact
     )
-    floor_ms = percentiles(floor.total_ms)
+    floor_all = await measure_floor(
+        service.pg_socket_dir, "context_engine", MEASURED, queries, embedder, exact, "all"
+    )
+    floor_ms, floor_all_ms = percentiles(floor.total_ms), percentiles(floor_all.total_ms)
     server_c1 = percentiles(server1)
     added = len(stored)
     return SizeStep(
@@ -156,6 +159,11 @@ async def _step(
         ratio_p50=round(server_c1.p50 / max(floor_ms.p50, 1e-6), 2),
         ratio_p95=round(server_c1.p95 / max(floor_ms.p95, 1e-6), 2),
         memory_mib=sampler.take_peaks(),
+        floor_all_ms=floor_all_ms,
+        floor_all_sql_ms=percentiles(floor_all.sql_ms),
+        floor_all_rows_mean=round(floor_all.rows_mean, 1),
+        ratio_all_p50=round(server_c1.p50 / max(floor_all_ms.p50, 1e-6), 2),
+        ratio_all_p95=round(server_c1.p95 / max(floor_all_ms.p95, 1e-6), 2),
     )
 
 

@@ -40,6 +40,12 @@ class SizeStep:
     ratio_p50: float
     ratio_p95: float
     memory_mib: MemoryPeaks
+    # The floor whose text half asks for every word (bench/floor.py); None in older results.
+    floor_all_ms: Percentiles | None = None
+    floor_all_sql_ms: Percentiles | None = None
+    floor_all_rows_mean: float | None = None
+    ratio_all_p50: float | None = None
+    ratio_all_p95: float | None = None
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,8 @@ def tables(result: SpeedResult) -> str:
         ),
         "",
         f"Floor (one query embedding + one hybrid SQL query) and build / floor; "
-        f"target ratio ≤ {result.target_ratio:.0f}",
+        f"target ratio ≤ {result.target_ratio:.0f}. Words: any of the input's (to_tsquery with |) "
+        "or all of them (plainto_tsquery)",
         table(
             [
                 "memories",
@@ -135,6 +142,9 @@ def tables(result: SpeedResult) -> str:
                 "floor p95",
                 "build/floor p50",
                 "p95",
+                "all words: SQL p50",
+                "floor p50",
+                "build/floor p50",
                 "API RSS MiB",
                 "PG RSS MiB",
                 "PG PSS MiB",
@@ -149,6 +159,9 @@ def tables(result: SpeedResult) -> str:
                     _ms(s.floor_ms.p95),
                     f"{s.ratio_p50:.1f}",
                     f"{s.ratio_p95:.1f}",
+                    _ms(s.floor_all_sql_ms.p50) if s.floor_all_sql_ms else "n/a",
+                    _ms(s.floor_all_ms.p50) if s.floor_all_ms else "n/a",
+                    f"{s.ratio_all_p50:.1f}" if s.ratio_all_p50 is not None else "n/a",
                     s.memory_mib.api_rss_mib,
                     s.memory_mib.postgres_rss_mib,
                     s.memory_mib.postgres_pss_mib,
