@@ -11,8 +11,8 @@ async def test_a_vector_reads_back_as_the_float32_values_written(
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
     written = [0.25, -1.5, 3.0e-7, 1234.5]
-    statement = text("SELECT CAST(:v AS vector) AS v, CAST(:v AS vector)::text AS shown")
-    statement = statement.bindparams(bindparam("v", type_=VectorType())).columns(v=VectorType())
+    sql = "SELECT CAST(:v AS vector) AS v, CAST(:v AS vector)::text AS shown"
+    statement = text(sql).bindparams(bindparam("v", type_=VectorType())).columns(v=VectorType())
     async with sessionmaker() as session:
         read, shown = (await session.execute(statement, {"v": written})).one()
     assert read.dtype == np.float32
