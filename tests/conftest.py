@@ -8,15 +8,13 @@ import pytest
 from pydantic import SecretStr
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-from app.context.search import vector_search_settings
 from app.core.config import DatabaseSettings, Settings, WorkerSettings
 from app.core.db import Database
 from app.core.embedded_db import EmbeddedPostgres
-from app.core.migrations import upgrade
 from app.core.worker import Worker
 from app.main import attach_runtime, create_app
 from app.providers.container import Providers, build_providers
-from app.runtime import Runtime, build_handlers
+from app.runtime import Runtime, build_handlers, open_database, prepare_schema
 from tests.factories import Tenancy, new_tenancy
 from tests.netguard.sitecustomize import install
 
@@ -59,15 +57,11 @@ def providers(settings: Settings) -> Providers:
 
 
 @pytest.fixture(scope="session")
-async def database(settings: Settings, database_url: str) -> AsyncIterator[Database]:
-    database = Database.connect(
-        database_url,
-        server_settings=vector_search_settings(settings.context.vector_candidates),
-    )
-    await upgrade(database.engine, settings.embeddings.dimensions)
-    await database.engine.dispose()  # new connections get the vector codec
-    yield database
-    await database.dispose()
+async def database(settings: Settings) -> AsyncIterator[Database]:
+    """Connected and migrated as the service does it, on the test server of `settings`."""
+    async with open_database(settings) as database:
+        await prepare_schema(database, settings.embeddings.dimensions)
+        yield database
 
 
 @pytest.fixture
