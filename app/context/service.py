@@ -28,8 +28,8 @@ from app.context.schemas import (
     ContextBuildRequest,
     ContextBuildResponse,
 )
-from app.context.search import SearchRepository, SearchSpec, WordMatches
-from app.context.types import FLEXIBLE_KINDS, Candidate, FrameChoice, Vector
+from app.context.search import SearchRepository, SearchSpec
+from app.context.types import FLEXIBLE_KINDS, FrameChoice, Vector
 from app.core.config import ContextSettings
 from app.core.errors import InvalidInput, NotFound
 from app.core.time import utcnow
@@ -115,39 +115,6 @@ async def _search_spec(
         common_word_memories=settings.common_word_memories,
         period=period,
     )
-
-
-async def _search_with_neighbours(
-    search: SearchRepository,
-    settings: ContextSettings,
-    spec: SearchSpec,
-    words: WordMatches,
-    vector: Vector | None,
-    budget: int,
-) -> list[Candidate]:
-    found = await search.finish_search(spec, words, vector)
-    episodes = [c for c in found if c.kind == "episode"]
-    hits = neighbour_hits(settings, budget)
-    if not episodes or hits == 0 or spec.metadata:
-        return found
-    top_lexical = max((c.lexical for c in episodes), default=0.0) or 1.0
-    strong = sorted(episodes, key=lambda c: -((c.semantic or 0.0) + c.lexical / top_lexical))
-    neighbours = await search.neighbours(
-        spec.agent_id,
-        [c.memory_id for c in strong[:hits]],
-        vector,
-        settings.neighbour_window,
-    )
-    # A neighbour the search found too keeps its own scores and learns whose neighbour it is.
-    position = {c.memory_id: index for index, c in enumerate(found)}
-    for neighbour in neighbours:
-        index = position.get(neighbour.memory_id)
-        if index is None:
-            position[neighbour.memory_id] = len(found)
-            found.append(neighbour)
-        elif found[index].neighbour_of is None:
-            found[index] = dataclasses.replace(found[index], neighbour_of=neighbour.neighbour_of)
-    return found
 
 
 def _centroid(vector: Vector | None, assembly: Assembly) -> list[float] | None:
@@ -282,9 +249,12 @@ async def build_context(
         request.input,
     )
     clock.lap("frame")
-    candidates = await _search_with_neighbours(
-        search, engine.settings, spec, words, vector, plan.total
+    spec = dataclasses.replace(
+        spec,
+        neighbour_hits=neighbour_hits(engine.settings, plan.total),
+        neighbour_window=engine.settings.neighbour_window,
     )
+    candidates = await search.finish_search(spec, words, vector)
     calibration = calibrate(reviewed)
     clock.lap("search")
     ranked = rank(candidates, choice.frame, request.now or utcnow(), engine.weights, period)

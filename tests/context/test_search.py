@@ -1,5 +1,6 @@
 """Hybrid search: the full number of rows for one agent among many, exact or by HNSW; words
-weighed by rarity; a memory both searches find, once with both ranks."""
+weighed by rarity; a memory both searches find, once with both ranks; the turns around the
+strongest episode hits."""
 
 import uuid
 from typing import Any
@@ -15,7 +16,7 @@ from app.context.types import Vector
 from app.core.worker import Worker
 from app.providers.container import Providers
 from app.tenants.repository import TenantRepository
-from tests.factories import Tenancy, fact, put_agent
+from tests.factories import Tenancy, fact, put_agent, write
 
 
 async def write_facts(
@@ -151,3 +152,50 @@ async def test_a_memory_found_by_words_and_meaning_keeps_both_ranks(
     assert lamp.semantic is not None
     assert ferry.semantic is not None
     assert lamp.semantic > ferry.semantic
+
+
+async def test_the_turns_around_the_strongest_episode_hits_come_along(
+    client: httpx.AsyncClient,
+    tenancy: Tenancy,
+    worker: Worker,
+    providers: Providers,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    turns = [
+        "Melanie: I finally signed up for the pottery class!",
+        "Caroline: That's great, when does the pottery class start?",
+        "Melanie: Next Tuesday at the community center.",
+        "Caroline: I adopted a puppy named Biscuit last week.",
+        "Melanie: The harbour festival is in June.",
+    ]
+    await put_agent(client, tenancy, "diary")
+    ids = []
+    for turn in turns:
+        episode = {"kind": "episode", "detail": turn, "started_at": "2023-05-08T13:56:00Z"}
+        ids.append((await write(client, tenancy, episode, agent="diary"))["id"])
+    async with sessionmaker() as session:
+        diary = await agent_id(session, tenancy, "diary")
+        search = SearchRepository(session)
+        around = {"kinds": ["episode"], "neighbour_hits": 1, "neighbour_window": 2}
+        found = await search.search(spec(diary, "signed pottery", 5, **around), None)
+        by_id = {str(c.memory_id): c for c in found}
+        # The first turn matches both words; the two after it come along. The second matched a
+        # word too: it keeps its own score and learns whose neighbour it is.
+        assert set(by_id) == set(ids[:3])
+        assert by_id[ids[0]].neighbour_of is None
+        assert by_id[ids[1]].lexical > 0
+        assert by_id[ids[2]].lexical == 0
+        assert [str(by_id[i].neighbour_of) for i in ids[1:3]] == [ids[0], ids[0]]
+        # Without neighbours the search finds only what matches.
+        alone = await search.search(spec(diary, "signed pottery", 5, kinds=["episode"]), None)
+        assert {str(c.memory_id) for c in alone} == set(ids[:2])
+
+    await worker.drain()
+    query = await embed(providers, "a puppy named Biscuit")
+    async with sessionmaker() as session:
+        nearest = spec(diary, "", 5, **(around | {"vector_limit": 1, "neighbour_window": 1}))
+        found = await SearchRepository(session).search(nearest, query)
+    by_id = {str(c.memory_id): c for c in found}
+    assert set(by_id) == set(ids[2:5])  # the nearest turn by meaning and one on each side
+    assert by_id[ids[3]].vector_rank == 1
+    assert all(str(by_id[i].neighbour_of) == ids[3] and by_id[i].semantic for i in (ids[2], ids[4]))
