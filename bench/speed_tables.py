@@ -106,8 +106,10 @@ def tables(result: SpeedResult) -> str:
                 "p99",
                 "c16 server p50",
                 "p95",
+                "p99",
                 "c16 client p50",
                 "p95",
+                "p99",
                 "builds/s at 16",
             ],
             [
@@ -121,8 +123,10 @@ def tables(result: SpeedResult) -> str:
                     _ms(s.client_c1.p99),
                     _ms(s.server_c16.p50),
                     _ms(s.server_c16.p95),
+                    _ms(s.server_c16.p99),
                     _ms(s.client_c16.p50),
                     _ms(s.client_c16.p95),
+                    _ms(s.client_c16.p99),
                     f"{s.builds_per_second_c16:.1f}",
                 ]
                 for s in steps
