@@ -311,10 +311,10 @@ def _hits_and_neighbours(
     if not sources and not (around and episodes):
         return None
     ctes.append(f"hits AS ({' UNION '.join(sources) or 'SELECT NULL::uuid AS id WHERE false'})")
-    vector_rank = "vec.vector_rank" if vector is not None else "NULL::bigint"
+    rank = "vec.vector_rank" if vector is not None else "NULL::bigint"
     join = "LEFT JOIN vec ON vec.id = hits.id" if vector is not None else ""
-    found = [f"SELECT hits.id AS hit, {vector_rank} AS vector_rank, NULL::uuid AS parent "
-             f"FROM hits {join}"]  # fmt: skip
+    # Each row found: the memory, its vector rank, and the hit it is a neighbour of.
+    found = [f"SELECT hits.id AS hit, {rank} AS vector_rank, NULL::uuid AS parent FROM hits {join}"]
     if around:
         # The strongest episode hits: similarity plus the words' share of the best word match.
         similarity = "COALESCE(1 - (s.embedding <=> :q), 0)" if vector is not None else "0"
