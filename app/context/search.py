@@ -232,11 +232,11 @@ class SearchRepository:
         text_ranks: list[int | None] = list(words.text_ranks)
         ranks: dict[uuid.UUID, int] = {}
         parents: list[uuid.UUID | None] = [None] * len(memories)
-        statement = _hits_and_neighbours(spec, words, vector)
-        if statement is not None:
-            sql, params = statement
+        found = _hits_and_neighbours(spec, words, vector)
+        if found is not None:
+            statement, params = found
             neighbours: list[tuple[uuid.UUID, uuid.UUID, tuple[Any, ...]]] = []
-            for hit, rank, parent, *memory in await self.session.execute(sql, params):
+            for hit, rank, parent, *memory in await self.session.execute(statement, params):
                 if parent is not None:
                     neighbours.append((hit, parent, tuple(memory)))
                     continue
