@@ -74,7 +74,10 @@ async def _reembed(settings: Settings) -> None:
 
     async with migrated_database(settings) as database, database.sessionmaker.begin() as session:
         count = await reembed_all(
-            session, settings.embeddings.dimensions, settings.worker.max_attempts
+            session,
+            settings.embeddings.model,
+            settings.embeddings.dimensions,
+            settings.worker.max_attempts,
         )
     print(
         f"Queued {count} memories for re-embedding with {settings.embeddings.model} "

@@ -1,5 +1,6 @@
 """The application factory."""
 
+import asyncio
 import contextlib
 import gc
 from collections.abc import AsyncIterator
@@ -19,7 +20,7 @@ from app.core.migrations import head_revision
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
-from app.runtime import Runtime, start_runtime
+from app.runtime import Runtime, start_runtime, stop_task
 from app.tenants.bootstrap import ensure_first_key
 
 log = structlog.get_logger(__name__)
@@ -58,8 +59,11 @@ def create_app(
         in_process = settings.worker.in_process if run_worker is None else run_worker
         async with start_runtime(settings, providers=providers, run_worker=in_process) as runtime:
             attach_runtime(app, runtime)
-            # Embed the built-in frames' examples now, not during the first build.
-            await app.state.context_engine.selector.warm(BUILTIN_FRAMES)
+            # Embed the built-in frames' examples now, not during the first build; a provider
+            # that is down or slow delays that, not the start (builds use cue words meanwhile).
+            engine: ContextEngine = app.state.context_engine
+            warming = asyncio.create_task(engine.selector.warm(BUILTIN_FRAMES), name="warm")
+            await asyncio.wait({warming}, timeout=settings.context.embedding_deadline_seconds)
             if bootstrap_key:
                 await ensure_first_key(runtime.database, settings.data_dir)
             # What startup made (the model, SQLAlchemy's and pydantic's schemas) lives as long
@@ -68,7 +72,10 @@ def create_app(
             gc.collect()
             gc.freeze()
             log.info("service.ready", worker_in_process=in_process)
-            yield
+            try:
+                yield
+            finally:
+                await stop_task(warming)
 
     # Prometheus' *_created series double the output and no dashboard of ours reads them.
     prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]  # untyped upstream

@@ -5,7 +5,7 @@ from app.context.models import ContextBuild
 from app.core.db import Base
 from app.core.idempotency import IdempotencyRecord
 from app.core.jobs import Job
-from app.memories.models import Memory
+from app.memories.models import EmbeddingSpace, Memory
 from app.tenants.models import ApiKey, Tenant
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "ApiKey",
     "Base",
     "ContextBuild",
+    "EmbeddingSpace",
     "IdempotencyRecord",
     "Job",
     "Memory",

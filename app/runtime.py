@@ -13,6 +13,7 @@ from app.core.db import Database, asyncpg_url
 from app.core.embedded_db import EmbeddedPostgres
 from app.core.migrations import stored_dimensions, upgrade
 from app.core.worker import Handler, Worker
+from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model
 from app.memories.tasks import EmbedMemories, SummarizeMemory
 from app.providers.container import Providers, build_providers
 
@@ -25,29 +26,44 @@ class StartupError(RuntimeError):
 
 @contextlib.asynccontextmanager
 async def open_database(settings: Settings) -> AsyncIterator[Database]:
-    """Connect to the configured PostgreSQL, or start the embedded one for the data directory."""
-    embedded: EmbeddedPostgres | None = None
-    if settings.database.url is None:
-        embedded = EmbeddedPostgres(settings.data_dir, settings.database.embedded_name)
-        url = await asyncio.to_thread(embedded.start)
-    else:
-        url = asyncpg_url(settings.database.url.get_secret_value())
-    database = Database.connect(
-        url,
-        pool_size=settings.database.pool_size,
-        max_overflow=settings.database.max_overflow,
-        server_settings=vector_search_settings(settings.context.vector_candidates),
-    )
-    try:
+    """Connect to the configured PostgreSQL, or start the embedded one for the data directory
+    and keep it running: if its postmaster dies, it is started again."""
+    async with contextlib.AsyncExitStack() as stack:
+        if settings.database.url is None:
+            embedded = EmbeddedPostgres(settings.data_dir, settings.database.embedded_name)
+            url = await asyncio.to_thread(embedded.start)
+            stack.push_async_callback(asyncio.to_thread, embedded.stop)
+            supervisor = asyncio.create_task(embedded.supervise(), name="embedded-postgres")
+            stack.push_async_callback(stop_task, supervisor)  # before the stop: no restart then
+        else:
+            url = asyncpg_url(settings.database.url.get_secret_value())
+        database = Database.connect(
+            url,
+            pool_size=settings.database.pool_size,
+            max_overflow=settings.database.max_overflow,
+            server_settings=vector_search_settings(settings.context.vector_candidates),
+        )
+        stack.push_async_callback(database.dispose)
         yield database
-    finally:
-        await database.dispose()
-        if embedded is not None:
-            await asyncio.to_thread(embedded.stop)
 
 
-async def prepare_schema(database: Database, dimensions: int) -> None:
-    """Migrate to the newest schema and check that stored vectors match the embedder."""
+async def stop_task(task: "asyncio.Task[None]") -> None:
+    """Cancel a background task and wait until it has stopped."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+async def prepare_schema(
+    database: Database,
+    model: str,
+    dimensions: int,
+    *,
+    reembed_on_model_change: bool = False,
+    max_attempts: int = 8,
+) -> None:
+    """Migrate to the newest schema and check that stored vectors match the embedder: its
+    dimension, and its model (or, if allowed, queue every memory for re-embedding)."""
     await upgrade(database.engine, dimensions)
     # Connections opened before the extension existed lack the binary vector codec.
     await database.engine.dispose()
@@ -58,6 +74,19 @@ async def prepare_schema(database: Database, dimensions: int) -> None:
             f"{dimensions}. After changing the embedding model run `python -m app reembed` "
             "to convert the column and recompute every embedding, or restore the old setting."
         )
+    try:
+        async with database.sessionmaker.begin() as session:
+            queued = await check_embedding_model(
+                session,
+                model,
+                dimensions,
+                reembed=reembed_on_model_change,
+                max_attempts=max_attempts,
+            )
+    except EmbeddingModelChanged as exc:
+        raise StartupError(str(exc)) from exc
+    if queued:
+        log.warning("embeddings.model_changed", model=model, memories_to_reembed=queued)
 
 
 @contextlib.asynccontextmanager
@@ -107,7 +136,13 @@ async def start_runtime(
         if providers is None:
             providers = await asyncio.to_thread(build_providers, settings)
             stack.push_async_callback(providers.aclose)
-        await prepare_schema(database, providers.embedder.dimensions)
+        await prepare_schema(
+            database,
+            providers.embedder.model_name,
+            providers.embedder.dimensions,
+            reembed_on_model_change=settings.embeddings.reembed_on_model_change,
+            max_attempts=settings.worker.max_attempts,
+        )
         worker = Worker(database.sessionmaker, build_handlers(providers, settings), settings.worker)
         runtime = Runtime(settings, database, providers, worker)
         if not run_worker:

@@ -16,6 +16,7 @@ from app.main import attach_runtime, create_app
 from app.providers.container import Providers, build_providers
 from app.runtime import Runtime, build_handlers, open_database, prepare_schema
 from tests.factories import Tenancy, new_tenancy
+from tests.fake_openai import FakeOpenAI
 from tests.netguard.sitecustomize import install
 
 
@@ -60,7 +61,7 @@ def providers(settings: Settings) -> Providers:
 async def database(settings: Settings) -> AsyncIterator[Database]:
     """Connected and migrated as the service does it, on the test server of `settings`."""
     async with open_database(settings) as database:
-        await prepare_schema(database, settings.embeddings.dimensions)
+        await prepare_schema(database, settings.embeddings.model, settings.embeddings.dimensions)
         yield database
 
 
@@ -116,3 +117,17 @@ async def tenancy(sessionmaker: async_sessionmaker[AsyncSession]) -> Tenancy:
 @pytest.fixture
 async def other_tenancy(sessionmaker: async_sessionmaker[AsyncSession]) -> Tenancy:
     return await new_tenancy(sessionmaker)
+
+
+@pytest.fixture(scope="session")
+def fake_openai_server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI(default_dimensions=384) as server:
+        yield server
+
+
+@pytest.fixture
+def fake(fake_openai_server: FakeOpenAI) -> Iterator[FakeOpenAI]:
+    """The shared fake OpenAI server with no failures and an empty request log."""
+    fake_openai_server.reset()
+    yield fake_openai_server
+    fake_openai_server.reset()

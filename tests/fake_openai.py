@@ -10,9 +10,13 @@ It computes its answers instead of returning canned ones:
   the last user message after its last blank line (`summary_for`).
 
 Every request is recorded (`requests`), and the server can be told to fail the next N requests
-or every request with a given status until `recover()` or `reset()`.
+or every request with a given status, to hang (accept requests and never answer them), or to
+reject with 400 any embeddings request whose input contains a marker, until `recover()` or
+`reset()`. `stop()` closes the port, so connections are refused, and `start(port)` opens the
+same port again.
 """
 
+import asyncio
 import base64
 import hashlib
 import threading
@@ -75,6 +79,9 @@ class FakeOpenAI:
         self._fail_next = 0
         self._fail_all = False
         self._fail_status = 500
+        self._answering = threading.Event()  # cleared while the server hangs
+        self._answering.set()
+        self._reject_marker: str | None = None
         self._created = 0
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -114,26 +121,39 @@ class FakeOpenAI:
         with self._lock:
             self._fail_all, self._fail_status = True, status
 
+    def hang(self) -> None:
+        """Accept every request and answer none, until `recover()` or `reset()`."""
+        self._answering.clear()
+
+    def reject_inputs_containing(self, marker: str) -> None:
+        """Answer 400 to embeddings requests with an input that contains `marker`, as an
+        endpoint does for an input it will never take (too long, say)."""
+        with self._lock:
+            self._reject_marker = marker
+
     def recover(self) -> None:
-        """Stop failing requests."""
+        """Stop failing, hanging and rejecting requests."""
         with self._lock:
             self._fail_next, self._fail_all = 0, False
+            self._reject_marker = None
+        self._answering.set()
 
     def reset(self) -> None:
         """Stop failing, forget the requests and restore the initial dimensions and words."""
+        self.recover()
         with self._lock:
-            self._fail_next, self._fail_all = 0, False
             self._requests.clear()
             self.default_dimensions, self.summary_words = self._initial
 
     # Lifecycle.
 
-    def start(self) -> None:
-        """Serve on 127.0.0.1 on a free port in a background thread; returns once it listens."""
+    def start(self, port: int = 0) -> None:
+        """Serve on 127.0.0.1 on `port` (0: a free one) in a background thread; returns once
+        it listens."""
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",
-            port=0,
+            port=port,
             http="h11",
             ws="none",
             lifespan="off",
@@ -155,7 +175,8 @@ class FakeOpenAI:
         self._port = int(server.servers[0].sockets[0].getsockname()[1])
 
     def stop(self) -> None:
-        """Shut the server down and wait for its thread."""
+        """Shut the server down and wait for its thread (requests it holds are let go)."""
+        self._answering.set()
         if self._server is not None and self._thread is not None:
             self._server.should_exit = True
             self._thread.join(10)
@@ -187,7 +208,12 @@ class FakeOpenAI:
             body = {}
         with self._lock:
             status: int | None = None
-            if self._fail_all:
+            marker = self._reject_marker
+            inputs = body.get("input")
+            texts = [inputs] if isinstance(inputs, str) else inputs
+            if marker and isinstance(texts, list) and any(marker in str(t) for t in texts):
+                status = 400
+            elif self._fail_all:
                 status = self._fail_status
             elif self._fail_next > 0:
                 self._fail_next -= 1
@@ -200,6 +226,8 @@ class FakeOpenAI:
                     status=status or 200,
                 )
             )
+        if not self._answering.is_set():
+            await asyncio.to_thread(self._answering.wait)
         return body, status
 
     def _next_id(self) -> int:
@@ -209,6 +237,8 @@ class FakeOpenAI:
 
     async def _embeddings(self, request: Request) -> JSONResponse:
         body, fail = await self._receive(request)
+        if fail == 400:
+            return _error(fail, "this input is too long for the model", "invalid_request_error")
         if fail is not None:
             return _error(fail, f"fake failure ({fail})", "server_error")
         model, raw_input = body.get("model"), body.get("input")

@@ -2,99 +2,29 @@
 the fake server of tests/fake_openai.py over real HTTP on 127.0.0.1."""
 
 import asyncio
-import contextlib
 import uuid
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import AsyncIterator
 
-import httpx
 import numpy as np
 import openai
 import pytest
-from pydantic import SecretStr
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.config import EmbeddingSettings, LlmSettings, Settings, WorkerSettings
+from app.core.config import Settings
 from app.core.db import Database
-from app.core.worker import Worker
-from app.main import attach_runtime, create_app
 from app.memories.models import Memory
-from app.providers.container import Providers, build_providers
-from app.runtime import Runtime, build_handlers
 from tests.factories import Tenancy, fact, put_agent, write
 from tests.fake_openai import SUMMARY_PREFIX, FakeOpenAI, embedding_for
-
-EMBED_MODEL = "text-embedding-3-small"
-CHAT_MODEL = "fake-chat"
-DIMENSIONS = 384  # the test database's vector column
-
-
-@pytest.fixture(scope="session")
-def fake_openai_server() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI(default_dimensions=DIMENSIONS) as server:
-        yield server
-
-
-@pytest.fixture
-def fake(fake_openai_server: FakeOpenAI) -> Iterator[FakeOpenAI]:
-    """The shared fake server with no failures and an empty request log."""
-    fake_openai_server.reset()
-    yield fake_openai_server
-    fake_openai_server.reset()
-
-
-@dataclass(frozen=True)
-class Stack:
-    """An app and a worker whose providers talk to the fake server."""
-
-    settings: Settings
-    providers: Providers
-    worker: Worker
-    client: httpx.AsyncClient
-
-
-@contextlib.asynccontextmanager
-async def open_stack(
-    settings: Settings,
-    database: Database,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    fake: FakeOpenAI,
-    *,
-    embed_model: str = EMBED_MODEL,
-    worker: WorkerSettings | None = None,
-) -> AsyncIterator[Stack]:
-    """Like the `runtime` and `client` fixtures, with OpenAI-compatible providers."""
-    configured = settings.model_copy(
-        update={
-            "embeddings": EmbeddingSettings(
-                provider="openai",
-                base_url=fake.url + "/v1",
-                api_key=SecretStr("sk-embed"),
-                model=embed_model,
-                dimensions=DIMENSIONS,
-            ),
-            "llm": LlmSettings(model=CHAT_MODEL, base_url=fake.url + "/v1", api_key=SecretStr("x")),
-            "worker": worker or settings.worker,
-        }
-    )
-    providers = build_providers(configured)
-    isolated = Database(database.engine, sessionmaker)
-    runtime = Runtime(
-        configured,
-        isolated,
-        providers,
-        Worker(sessionmaker, build_handlers(providers, configured), configured.worker),
-    )
-    app = create_app(configured)
-    attach_runtime(app, runtime)
-    try:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield Stack(configured, providers, runtime.worker, client)
-    finally:
-        await providers.aclose()
+from tests.openai_stack import (
+    CHAT_MODEL,
+    DIMENSIONS,
+    EMBED_MODEL,
+    Stack,
+    jobs,
+    open_stack,
+    read,
+)
 
 
 @pytest.fixture
@@ -106,17 +36,6 @@ async def stack(
 ) -> AsyncIterator[Stack]:
     async with open_stack(settings, database, sessionmaker, fake) as opened:
         yield opened
-
-
-async def read(stack: Stack, tenancy: Tenancy, memory_id: str) -> dict[str, Any]:
-    response = await stack.client.get(f"/memories/{memory_id}", headers=tenancy.headers)
-    assert response.status_code == 200, response.text
-    result: dict[str, Any] = response.json()
-    return result
-
-
-def jobs(memory: dict[str, Any], task: str = "embed") -> list[dict[str, Any]]:
-    return [job for job in memory["provenance"]["jobs"] if job["task"] == task]
 
 
 async def stored_vector(
@@ -228,53 +147,6 @@ async def test_a_long_episode_gets_an_llm_summary(
     assert chat.body["model"] == CHAT_MODEL
     assert chat.authorization == "Bearer x"
     assert chat.body["messages"][-1]["content"].endswith(full)
-
-
-async def test_an_outage_fails_jobs_visibly_and_new_writes_recover(
-    settings: Settings,
-    database: Database,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    fake: FakeOpenAI,
-    tenancy: Tenancy,
-) -> None:
-    retry_twice = WorkerSettings(in_process=False, max_attempts=2, backoff_base_seconds=0.01)
-    async with open_stack(settings, database, sessionmaker, fake, worker=retry_twice) as stack:
-        await put_agent(stack.client, tenancy)
-        fake.fail_all(503)
-        memory = await write(stack.client, tenancy, fact("Deploys freeze on Fridays."))
-        assert [(j["state"], j["attempts"]) for j in jobs(memory)] == [("queued", 0)]
-
-        # One pass (drain() could already take the retry once its 0.01 s backoff is due).
-        assert await stack.worker.run_once() == 1
-        first = await read(stack, tenancy, memory["id"])
-        (job,) = jobs(first)
-        assert (job["state"], job["attempts"]) == ("queued", 1)
-        assert "embeddings endpoint failed" in job["last_error"]
-        assert "503" in job["last_error"]
-        assert first["provenance"]["embedding_model"] is None
-
-        await asyncio.sleep(0.05)  # past the backoff
-        assert await stack.worker.drain() == 1
-        failed = await read(stack, tenancy, memory["id"])
-        (job,) = jobs(failed)
-        assert (job["state"], job["attempts"]) == ("failed", 2)
-        assert "503" in job["last_error"]
-        assert failed["provenance"]["embedding_model"] is None
-        assert [r.status for r in fake.requests_to("/v1/embeddings")] == [503, 503]
-
-        fake.recover()
-        await asyncio.sleep(0.05)
-        later = await write(stack.client, tenancy, fact("Deploys resume on Mondays."))
-        assert await stack.worker.drain() == 1  # the failed job is not retried
-        embedded = await read(stack, tenancy, later["id"])
-        assert embedded["provenance"]["embedding_model"] == EMBED_MODEL
-        assert [(j["state"], j["attempts"]) for j in jobs(embedded)] == [("done", 1)]
-        still_failed = await read(stack, tenancy, memory["id"])
-        assert [(j["state"], j["attempts"]) for j in jobs(still_failed)] == [("failed", 2)]
-        assert still_failed["provenance"]["embedding_model"] is None
-        assert fake.requests_to("/v1/embeddings")[-1].body["input"] == [
-            "Deploys resume on Mondays."
-        ]
 
 
 async def test_a_rate_limit_is_retried_until_embedded(

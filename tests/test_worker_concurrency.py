@@ -21,6 +21,7 @@ from app.core.db import Database
 from app.core.jobs import ClaimedJob, JobRepository
 from app.core.worker import Worker
 from app.main import attach_runtime, create_app
+from app.providers.breaker import CircuitBreaker
 from app.providers.container import Providers
 from app.runtime import Runtime, build_handlers
 from tests.factories import Tenancy, fact, new_tenancy, put_agent, write
@@ -141,7 +142,7 @@ async def test_a_job_left_running_by_a_crashed_worker_is_claimed_again(
         "locked_at = now() - CAST(:ago AS interval) WHERE memory_id = CAST(:id AS uuid)"
     )
     worker = make_worker(committed_runtime, 32)
-    stale_after = worker.settings.stale_after_seconds
+    lease = worker.settings.lease_seconds
 
     # Held by a worker that may still be alive: left alone.
     async with database.sessionmaker.begin() as session:
@@ -149,11 +150,9 @@ async def test_a_job_left_running_by_a_crashed_worker_is_claimed_again(
     await worker.drain()
     assert await jobs_of(database, [memory["id"]]) == [("running", 1, "crashed-worker")]
 
-    # Held for longer than stale_after_seconds: the worker crashed; take the job over.
+    # Not renewed for longer than a lease: the worker crashed; take the job over.
     async with database.sessionmaker.begin() as session:
-        await session.execute(
-            crash, {"ago": timedelta(seconds=stale_after + 3600), "id": memory["id"]}
-        )
+        await session.execute(crash, {"ago": timedelta(seconds=lease + 1), "id": memory["id"]})
     assert await worker.drain() >= 1
     assert await jobs_of(database, [memory["id"]]) == [("done", 2, worker.worker_id)]
     read = await committed_client.get(
@@ -205,6 +204,7 @@ class HeldUntilTwoInFlight:
 
     task = "embed"
     batch_size = 1
+    breaker: CircuitBreaker | None = None
 
     def __init__(self) -> None:
         self.in_flight = 0
@@ -213,7 +213,7 @@ class HeldUntilTwoInFlight:
 
     async def run(
         self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
-    ) -> None:
+    ) -> dict[int, str]:
         self.in_flight += 1
         self.most_in_flight = max(self.most_in_flight, self.in_flight)
         if self.in_flight == 2:
@@ -224,6 +224,7 @@ class HeldUntilTwoInFlight:
             self.in_flight -= 1
         async with sessionmaker.begin() as session:
             await JobRepository(session).complete(jobs)
+        return {}
 
 
 async def test_one_worker_runs_batches_side_by_side(

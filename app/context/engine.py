@@ -35,7 +35,8 @@ class ContextEngine:
 
     @classmethod
     def create(cls, providers: Providers, settings: ContextSettings) -> "ContextEngine":
-        return cls(providers, settings, FrameSelector(providers.embedder))
+        selector = FrameSelector(providers.embedder, settings.embedding_deadline_seconds)
+        return cls(providers, settings, selector)
 
     @property
     def weights(self) -> Weights:

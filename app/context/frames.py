@@ -12,7 +12,7 @@ import structlog
 from pydantic import JsonValue
 
 from app.context.types import FLEXIBLE_KINDS, FlexibleKind, Frame, FrameChoice, Vector
-from app.providers.embeddings import Embedder
+from app.providers.embeddings import GuardedEmbedder
 from app.providers.errors import ProviderError
 
 log = structlog.get_logger(__name__)
@@ -281,15 +281,20 @@ def best_frame(scores: Mapping[str, float]) -> str:
 class FrameSelector:
     """Picks a frame from the input; caches the frames' example vectors for the process."""
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: GuardedEmbedder, deadline_seconds: float | None = None) -> None:
         self._embedder = embedder
+        self._deadline = deadline_seconds  # how long a build waits for examples to be embedded
         self._vectors: dict[str, Vector] = {}
         self._matrices: dict[tuple[str, ...], Vector] = {}
         self._lock = asyncio.Lock()
 
-    async def warm(self, frames: Mapping[str, Frame]) -> None:
-        """Embed every frame's examples now so the first build does not pay for it."""
-        await self._embed_examples(frames.values())
+    async def warm(self, frames: Mapping[str, Frame], max_pause_seconds: float = 30.0) -> None:
+        """Embed every frame's examples now so builds do not wait for it; while the provider
+        is unavailable, try again after a pause that doubles up to `max_pause_seconds`."""
+        pause = 1.0
+        while not await self._embed_examples(frames.values(), wait=True):
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, max_pause_seconds)
 
     async def choose(
         self,
@@ -304,7 +309,7 @@ class FrameSelector:
         if not frames:
             raise ValueError("no frames to choose from")
         similarity = dict.fromkeys(frames, 0.0)
-        if input_vector is not None and await self._embed_examples(frames.values()):
+        if input_vector is not None and await self._embed_examples(frames.values(), wait=False):
             for name, frame in frames.items():
                 matrix = self._matrix(frame.examples)
                 if len(matrix):
@@ -316,17 +321,25 @@ class FrameSelector:
         best = best_frame(scores)
         return FrameChoice(frames[best], confidence_of(scores, best), scores, "selected")
 
-    async def _embed_examples(self, frames: Iterable[Frame]) -> bool:
-        """Embed the examples not cached yet in one call; False when the embedder fails."""
+    async def _embed_examples(self, frames: Iterable[Frame], *, wait: bool) -> bool:
+        """Embed the examples not cached yet in one call; False when the embedder fails.
+
+        A build (`wait` false) gives the provider its deadline and does not queue behind an
+        embedding under way: it goes on with the cue words alone.
+        """
         examples = [e for f in frames for e in f.examples]
         if all(e in self._vectors for e in examples):
             return True
+        if not wait and self._lock.locked():
+            return False
         async with self._lock:
             missing = list(dict.fromkeys(e for e in examples if e not in self._vectors))
             if not missing:
                 return True
             try:
-                vectors = await self._embedder.embed(missing)
+                vectors = await self._embedder.embed(
+                    missing, deadline=None if wait else self._deadline
+                )
             except ProviderError as exc:
                 log.warning("context.frame_examples_unavailable", error=str(exc))
                 return False

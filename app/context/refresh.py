@@ -32,7 +32,7 @@ async def refresh_context(
     if agent is None:  # a build's agent is never deleted; kept for the type checker
         raise NotFound(f"Context {request.context_id} does not exist.")
     original = ContextBuildRequest.model_validate(build.request)
-    vector = await embed_input(engine, request.input)
+    vector = (await embed_input(engine, request.input)).vector
     choice = await choose_frame(engine, agent, request.input, vector, original.frame)
 
     reasons: list[RefreshReason] = []

@@ -111,6 +111,17 @@ class Totals(BaseModel):
     candidates: int
 
 
+class InputEmbeddingRead(BaseModel):
+    """Whether the search used the input's meaning; without its embedding, only its words."""
+
+    embedded: bool
+    reason: str | None = Field(
+        default=None,
+        description="Why not: the embeddings provider is down, gave no answer within "
+        "CE_CONTEXT__EMBEDDING_DEADLINE_SECONDS, or failed.",
+    )
+
+
 class ContextBuildResponse(BaseModel):
     """The context to put in the system prompt, and the manifest that explains it."""
 
@@ -122,6 +133,9 @@ class ContextBuildResponse(BaseModel):
     left_out: list[LeftOut]
     totals: Totals
     relevance: float | None = Field(description="Mean similarity of the loaded memories.")
+    input_embedding: InputEmbeddingRead | None = Field(
+        default=None, description="Absent from builds stored by versions that did not say."
+    )
     timings_ms: dict[str, float]
     created_at: datetime
     parent_id: uuid.UUID | None = None

@@ -56,14 +56,25 @@ class _Clock:
         return round((time.perf_counter() - self.started) * 1000, 3)
 
 
-async def embed_input(engine: ContextEngine, text: str) -> Vector | None:
-    """The input's embedding; None when the provider fails, so words alone still find memories."""
+@dataclasses.dataclass(frozen=True)
+class InputEmbedding:
+    """The input's vector, or why there is none."""
+
+    vector: Vector | None
+    reason: str | None = None
+
+
+async def embed_input(engine: ContextEngine, text: str) -> InputEmbedding:
+    """The input's embedding. A build does not wait for it past its deadline, nor calls a
+    provider known to be down: words alone still find memories."""
     try:
-        (vector,) = await engine.providers.embedder.embed([text])
+        (vector,) = await engine.providers.embedder.embed(
+            [text], deadline=engine.settings.embedding_deadline_seconds
+        )
     except ProviderError as exc:
         log.warning("context.embedding_unavailable", error=str(exc))
-        return None
-    return np.asarray(vector, dtype=np.float32)
+        return InputEmbedding(None, f"{exc}; memories were found by their words alone")
+    return InputEmbedding(np.asarray(vector, dtype=np.float32))
 
 
 async def choose_frame(
@@ -147,6 +158,7 @@ def _response(
     clock: _Clock,
     created_at: datetime,
     parent_id: uuid.UUID | None,
+    embedded: InputEmbedding,
 ) -> ContextBuildResponse:
     """The response, validated in one call: a build returns a hundred items and more, and
     pydantic checks nested plain data much faster than it constructs the models one by one."""
@@ -205,6 +217,7 @@ def _response(
                 "candidates": candidates,
             },
             "relevance": round(float(np.mean(similarities)), 4) if similarities else None,
+            "input_embedding": {"embedded": embedded.vector is not None, "reason": embedded.reason},
             "timings_ms": {**clock.stages, "total": clock.total()},
             "created_at": created_at,
             "parent_id": parent_id,
@@ -234,9 +247,10 @@ async def build_context(
         engine.remember_words(agent.id, frequencies)
         words = await search.match_words(spec, frequencies)
         clock.lap("words")
-        vector = await embedding
+        embedded = await embedding
     finally:
         embedding.cancel()  # a no-op once embedded; else the build failed and needs no vector
+    vector = embedded.vector
     tokens = engine.providers.tokens
     encoding = tokens.encoding_for_model(request.model or agent.model)
     clock.lap("embed")
@@ -289,6 +303,7 @@ async def build_context(
         clock,
         created_at,
         parent_id,
+        embedded,
     )
     # The stored manifest has every stage but its own storing; the response adds that too.
     await repository.add_build(

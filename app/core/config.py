@@ -28,6 +28,25 @@ class EmbeddingSettings(BaseModel):
     api_key: SecretStr | None = None
     timeout_seconds: float = Field(default=30.0, gt=0)
     batch_size: int = Field(default=64, ge=1, le=2048)
+    # A different model of the same dimension found at start: re-embed everything in the
+    # background instead of refusing to start.
+    reembed_on_model_change: bool = False
+
+
+class BreakerSettings(BaseModel):
+    """When calls to a failing provider pause, and for how long (each provider its own)."""
+
+    failures_to_open: int = Field(default=3, ge=1)
+    first_pause_seconds: float = Field(default=1.0, gt=0)
+    max_pause_seconds: float = Field(default=30.0, gt=0)
+
+    @model_validator(mode="after")
+    def _first_within_max(self) -> "BreakerSettings":
+        if self.first_pause_seconds > self.max_pause_seconds:
+            raise ValueError(
+                "CE_BREAKER__FIRST_PAUSE_SECONDS must not exceed CE_BREAKER__MAX_PAUSE_SECONDS"
+            )
+        return self
 
 
 class LlmSettings(BaseModel):
@@ -69,10 +88,14 @@ class WorkerSettings(BaseModel):
     batch_size: int = Field(default=32, ge=1)
     # Batches in flight at once: one is written to the database while the next is computed.
     concurrency: int = Field(default=2, ge=1, le=16)
+    # Attempts at a job that keeps failing for a reason of its own (the provider rejects it, or
+    # a bug); a provider that is down or slow is waited for without limit.
     max_attempts: int = Field(default=8, ge=1)
     backoff_base_seconds: float = Field(default=2.0, gt=0)
-    backoff_max_seconds: float = Field(default=600.0, gt=0)
-    stale_after_seconds: float = Field(default=300.0, gt=0)
+    backoff_max_seconds: float = Field(default=60.0, gt=0)
+    # A claimed job is the worker's while it renews the lease (every third of it); a job whose
+    # lease ran out is taken over by another worker.
+    lease_seconds: float = Field(default=10.0, ge=1)
     analyze_after_jobs: int = Field(default=500, ge=0)
 
     @model_validator(mode="after")
@@ -88,6 +111,8 @@ class ContextSettings(BaseModel):
     """Context assembly: budgets, search sizes, ranking weights and refresh triggers."""
 
     default_budget: int = Field(default=8000, ge=1)
+    # A build waits this long for its input's embedding, then finds memories by words alone.
+    embedding_deadline_seconds: float = Field(default=1.0, gt=0)
     vector_candidates: int = Field(default=60, ge=1, le=1000)
     text_candidates: int = Field(default=60, ge=1, le=1000)
     exact_search_max_memories: int = Field(default=2_000, ge=0)
@@ -130,6 +155,7 @@ class Settings(BaseSettings):
     database: DatabaseSettings = DatabaseSettings()
     embeddings: EmbeddingSettings = EmbeddingSettings()
     llm: LlmSettings = LlmSettings()
+    breaker: BreakerSettings = BreakerSettings()
     tokenizer: TokenizerSettings = TokenizerSettings()
     api: ApiSettings = ApiSettings()
     worker: WorkerSettings = WorkerSettings()

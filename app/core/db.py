@@ -7,6 +7,8 @@ from typing import Annotated
 import pydantic_core
 from fastapi import Depends, Request
 from sqlalchemy import MetaData
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -63,10 +65,13 @@ class Database:
             # Statements are prepared once per connection; a plan made for the actual values
             # (the agent, its size, the query's words) beats a generic one on skewed data.
             connect_args={
+                # A server that accepts no connection (hung, or its address unreachable)
+                # fails the request in seconds instead of holding it for asyncpg's minute.
+                "timeout": 5,
                 "server_settings": {
                     "plan_cache_mode": "force_custom_plan",
                     **(server_settings or {}),
-                }
+                },
             },
             # JSON columns (a build's manifest is tens of kilobytes) go through pydantic-core's
             # serializer and parser, several times faster than the standard library's.
@@ -79,6 +84,29 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection."""
         await self.engine.dispose()
+
+
+# SQLSTATEs of a server that went away or is not taking connections: class 08 (connection
+# exceptions), admin shutdown, crash shutdown, cannot connect now (starting or stopping).
+_UNAVAILABLE_STATES = ("08", "57P01", "57P02", "57P03")
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether an error means the database cannot be reached now (gone, restarting, refusing
+    connections, or no pooled connection free in time) rather than a fault of the request."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, DBAPIError) and current.connection_invalidated:
+            return True
+        if isinstance(current, OSError | PoolTimeout):
+            return True
+        sqlstate = getattr(current, "sqlstate", None)
+        if isinstance(sqlstate, str) and sqlstate.startswith(_UNAVAILABLE_STATES):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def asyncpg_url(url: str) -> str:

@@ -1,14 +1,18 @@
 """Typed domain errors and their RFC 9457 problem+json rendering."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from http import HTTPStatus
+from types import MappingProxyType
 
 import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import JsonValue
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.core.db import database_unavailable
 
 PROBLEM_JSON = "application/problem+json"
 log = structlog.get_logger(__name__)
@@ -19,6 +23,7 @@ class DomainError(Exception):
 
     status: int = 400
     title: str = "Bad request"
+    headers: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, detail: str, **extensions: object) -> None:
         super().__init__(detail)
@@ -51,13 +56,24 @@ class InvalidInput(DomainError):
         super().__init__(detail, errors=[{"loc": list(loc), "msg": detail}], **extensions)
 
 
+# Seconds a client waits before retrying while the database is unreachable; the embedded
+# server is restarted within about that long.
+RETRY_AFTER_SECONDS = 2
+
+
 class ServiceUnavailable(DomainError):
     status = 503
     title = "Service unavailable"
+    headers = MappingProxyType({"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def problem_response(
-    status: int, title: str, detail: str, instance: str, **extensions: object
+    status: int,
+    title: str,
+    detail: str,
+    instance: str,
+    headers: Mapping[str, str] | None = None,
+    **extensions: object,
 ) -> JSONResponse:
     """Build an application/problem+json response."""
     body: dict[str, object] = {
@@ -68,13 +84,15 @@ def problem_response(
         "instance": instance,
         **extensions,
     }
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+    all_headers = {**(headers or {}), **({"WWW-Authenticate": "Bearer"} if status == 401 else {})}
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=all_headers)
 
 
 async def _domain_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DomainError)
-    return problem_response(exc.status, exc.title, exc.detail, request.url.path, **exc.extensions)
+    return problem_response(
+        exc.status, exc.title, exc.detail, request.url.path, exc.headers, **exc.extensions
+    )
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -99,6 +117,18 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return problem_response(exc.status_code, title, str(exc.detail), request.url.path)
 
 
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+    """503 while the database cannot be reached (the request changed nothing), else a 500."""
+    if not database_unavailable(exc):
+        return await _unexpected_error(request, exc)
+    log.warning("request.database_unavailable", path=request.url.path, error=str(exc)[:500])
+    unavailable = ServiceUnavailable(
+        "The database cannot be reached right now; nothing was changed. "
+        f"Retry in {RETRY_AFTER_SECONDS} s."
+    )
+    return await _domain_error(request, unavailable)
+
+
 async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
     log.exception("request.failed", path=request.url.path)
     return problem_response(
@@ -112,6 +142,9 @@ async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
 def install_error_handlers(app: FastAPI) -> None:
     """Render domain, validation, routing and unexpected errors as problem+json."""
     app.add_exception_handler(Exception, _unexpected_error)
+    # Handled here, not by the catch-all above: that one re-raises to the server after answering.
+    app.add_exception_handler(SQLAlchemyError, _database_error)
+    app.add_exception_handler(OSError, _database_error)
     app.add_exception_handler(DomainError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

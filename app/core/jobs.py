@@ -23,13 +23,18 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 
 from app.core.db import Base
-from app.core.time import utcnow
 
 Task = Literal["embed", "summarize"]
-JobState = Literal["queued", "running", "done", "failed"]
 NOTIFY_CHANNEL = "ce_jobs"
+
+
+def _now() -> ColumnElement[datetime]:
+    """The database's clock as the statement runs: every worker reads the same clock, and
+    `now()` would stay at the start of a long transaction."""
+    return func.clock_timestamp()
 
 
 class Job(Base):
@@ -102,16 +107,19 @@ class JobRepository:
         await self.session.execute(select(func.pg_notify(NOTIFY_CHANNEL, task)))
 
     async def claim(
-        self, worker_id: str, task: str, limit: int, stale_after: timedelta
+        self, worker_id: str, task: str, limit: int, lease: timedelta, *, waiting: bool = False
     ) -> list[ClaimedJob]:
-        """Take up to `limit` due jobs of a task (and crashed workers' ones) nobody else holds."""
-        now = utcnow()
+        """Take up to `limit` due jobs of a task, oldest first, and the jobs whose lease ran out,
+        that nobody else holds; with `waiting`, queued jobs whose retry is not due yet too.
+        Times are the database's, so workers' clocks do not matter."""
+        now = _now()
+        queued = Job.state == "queued"
         due = (
             select(Job.id)
             .where(
                 Job.task == task,
-                ((Job.state == "queued") & (Job.run_after <= now))
-                | ((Job.state == "running") & (Job.locked_at < now - stale_after)),
+                (queued if waiting else queued & (Job.run_after <= now))
+                | ((Job.state == "running") & (Job.locked_at < now - lease)),
             )
             .order_by(Job.id)
             .limit(limit)
@@ -130,14 +138,22 @@ class JobRepository:
             )
             .returning(Job.id, Job.task, Job.memory_id, Job.attempts, Job.max_attempts)
         )
-        return [
+        return [  # RETURNING comes in no particular order
             ClaimedJob(r.id, worker_id, r.task, r.memory_id, r.attempts, r.max_attempts)
-            for r in rows
+            for r in sorted(rows, key=lambda row: int(row.id))
         ]
+
+    async def renew(self, worker_id: str, job_ids: Sequence[int]) -> None:
+        """Extend the lease on jobs this worker is still running."""
+        await self.session.execute(
+            update(Job)
+            .where(Job.id.in_(job_ids), Job.locked_by == worker_id, Job.state == "running")
+            .values(locked_at=_now())
+        )
 
     async def complete(self, jobs: Sequence[ClaimedJob]) -> None:
         """Mark jobs done, unless another worker has taken them over meanwhile."""
-        now = utcnow()
+        now = _now()
         for worker_id in {job.worker_id for job in jobs}:
             await self.session.execute(
                 update(Job)
@@ -151,29 +167,58 @@ class JobRepository:
                 )
             )
 
-    async def retry_or_fail(
-        self, job: ClaimedJob, error: str, *, base_seconds: float, max_seconds: float
-    ) -> JobState:
-        """Schedule another attempt with exponential backoff, or fail the job for good."""
-        now = utcnow()
-        values: dict[str, object] = {
-            "last_error": error[:2000],
-            "updated_at": now,
-            "locked_at": None,
-        }
-        if job.attempts >= job.max_attempts:
-            state: JobState = "failed"
-            values.update(state=state, finished_at=now)
-        else:
-            state = "queued"
-            delay = min(base_seconds * 2 ** (job.attempts - 1), max_seconds)
-            values.update(state=state, run_after=now + timedelta(seconds=delay))
+    async def retry_later(self, job: ClaimedJob, error: str, delay_seconds: float) -> None:
+        """Put a job back in the queue, due after `delay_seconds`, with the error it met."""
+        await self._release(
+            job,
+            state="queued",
+            last_error=error[:2000],
+            run_after=_now() + timedelta(seconds=delay_seconds),
+        )
+
+    async def fail(self, job: ClaimedJob, error: str) -> None:
+        """Give up on a job for good; it stays visible with its error."""
+        await self._release(job, state="failed", last_error=error[:2000], finished_at=_now())
+
+    async def _release(self, job: ClaimedJob, **values: object) -> None:
         await self.session.execute(
             update(Job)
             .where(Job.id == job.job_id, Job.locked_by == job.worker_id, Job.state == "running")
-            .values(values)
+            .values(locked_at=None, updated_at=_now(), **values)
         )
-        return state
+
+    async def owners_on(self, host: str) -> list[str]:
+        """The workers of one host that hold running jobs."""
+        rows = await self.session.scalars(
+            select(Job.locked_by)
+            .where(Job.state == "running", Job.locked_by.startswith(f"{host}:", autoescape=True))
+            .distinct()
+        )
+        return [owner for owner in rows if owner is not None]
+
+    async def release_from(self, owners: Sequence[str]) -> int:
+        """Queue again, due now, the running jobs of workers that are gone; how many."""
+        result = await self.session.execute(
+            update(Job)
+            .where(Job.state == "running", Job.locked_by.in_(owners))
+            .values(
+                state="queued",
+                locked_by=None,
+                locked_at=None,
+                run_after=_now(),
+                updated_at=_now(),
+            )
+        )
+        return int(result.rowcount)  # type: ignore[attr-defined]  # CursorResult of an UPDATE
+
+    async def hurry(self, task: str) -> int:
+        """Make every waiting job of a task due now (its provider is back); how many."""
+        result = await self.session.execute(
+            update(Job)
+            .where(Job.task == task, Job.state == "queued", Job.run_after > _now())
+            .values(run_after=_now())
+        )
+        return int(result.rowcount)  # type: ignore[attr-defined]  # CursorResult of an UPDATE
 
     async def for_memories(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[Job]]:
         """The jobs of some memories, oldest first."""

@@ -13,6 +13,9 @@ HTTP_LATENCY = Histogram(
     ["route", "method"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
 )
+DATABASE_UP = Gauge(
+    "ce_database_up", "1 when the database answered the last scrape's queries, else 0."
+)
 MEMORIES_WRITTEN = Counter("ce_memories_written_total", "Memories written, by kind.", ["kind"])
 MEMORIES_STORED = Gauge(
     "ce_memories", "Memories stored, by kind and state (read at scrape time).", ["kind", "state"]
@@ -32,6 +35,11 @@ JOB_QUEUE_DEPTH = Gauge(
     "ce_job_queue_depth",
     "Background jobs not done, by task and state (read at scrape time).",
     ["task", "state"],
+)
+PROVIDER_CIRCUIT_OPEN = Gauge(
+    "ce_provider_circuit_open",
+    "1 while calls to a provider are paused after failures in a row, else 0.",
+    ["provider"],
 )
 
 CONTEXT_BUILD_SECONDS = Histogram(

@@ -1,15 +1,49 @@
-"""Operator tasks on the memory store."""
+"""Operator tasks on the memory store, and the check of its embedding model at start."""
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.jobs import JobRepository
-from app.memories.repository import MemoryRepository
+from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
 
 
-async def reembed_all(session: AsyncSession, dimensions: int, max_attempts: int) -> int:
-    """Switch the embedding column to `dimensions` and queue every memory for re-embedding."""
+class EmbeddingModelChanged(RuntimeError):
+    """The stored vectors come from another model than the configured one."""
+
+    def __init__(self, stored: str, configured: str) -> None:
+        super().__init__(
+            f"The stored embeddings come from {stored!r} but the embedder is {configured!r}: "
+            "vectors of two models cannot be compared. Run `python -m app reembed` to "
+            "recompute every embedding with the new model, set "
+            "CE_EMBEDDINGS__REEMBED_ON_MODEL_CHANGE=true to have the service do it in the "
+            "background at start, or restore the old setting."
+        )
+
+
+async def reembed_all(session: AsyncSession, model: str, dimensions: int, max_attempts: int) -> int:
+    """Switch the embedding column to `dimensions`, record `model` as the one the vectors
+    come from, and queue every memory for re-embedding; returns how many were queued."""
     memories = MemoryRepository(session)
     await memories.reset_embeddings(dimensions)
+    await EmbeddingSpaceRepository(session).record(model, dimensions)
     memory_ids = await memories.all_ids()
     await JobRepository(session).enqueue(memory_ids, "embed", max_attempts=max_attempts)
     return len(memory_ids)
+
+
+async def check_embedding_model(
+    session: AsyncSession, model: str, dimensions: int, *, reembed: bool, max_attempts: int
+) -> int:
+    """Record the configured model on a new database, or check it against the stored one.
+
+    Another model raises EmbeddingModelChanged, unless `reembed` allows re-embedding every
+    memory in the background; returns how many memories were queued for that.
+    """
+    space = await EmbeddingSpaceRepository(session).get()
+    if space is None:
+        await EmbeddingSpaceRepository(session).record(model, dimensions)
+        return 0
+    if space.model == model:
+        return 0
+    if not reembed:
+        raise EmbeddingModelChanged(space.model, model)
+    return await reembed_all(session, model, dimensions, max_attempts)

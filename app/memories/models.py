@@ -14,6 +14,7 @@ from sqlalchemy import (
     Identity,
     Index,
     Integer,
+    SmallInteger,
     String,
     Text,
     func,
@@ -92,4 +93,19 @@ class Memory(Base):
     embedded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     search_document: Mapped[str] = mapped_column(
         TSVECTOR, Computed("to_tsvector('english'::regconfig, full_text)", persisted=True)
+    )
+
+
+class EmbeddingSpace(Base):
+    """The model every stored vector comes from (one row): vectors of two models of the same
+    dimension are not comparable, so a change of model is noticed at start."""
+
+    __tablename__ = "embedding_space"
+    __table_args__ = (CheckConstraint("id = 1", name="one_row"),)
+
+    id: Mapped[int] = mapped_column(SmallInteger, primary_key=True, default=1)
+    model: Mapped[str] = mapped_column(String(200))
+    dimensions: Mapped[int] = mapped_column(Integer)
+    recorded_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
     )

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.models import Agent
 from app.core.time import utcnow
 from app.core.vector import VectorType
-from app.memories.models import Memory
+from app.memories.models import EmbeddingSpace, Memory
 
 
 @dataclass(frozen=True)
@@ -136,3 +136,22 @@ class MemoryRepository:
             select(Memory.kind, Memory.state, func.count()).group_by(Memory.kind, Memory.state)
         )
         return {(row[0], row[1]): row[2] for row in rows}
+
+
+class EmbeddingSpaceRepository:
+    """The one row that names the model of the stored vectors."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def get(self) -> EmbeddingSpace | None:
+        return await self.session.get(EmbeddingSpace, 1)
+
+    async def record(self, model: str, dimensions: int) -> None:
+        """The vectors stored from now on come from this model."""
+        space = await self.get()
+        if space is None:
+            self.session.add(EmbeddingSpace(id=1, model=model, dimensions=dimensions))
+        else:
+            space.model, space.dimensions, space.recorded_at = model, dimensions, utcnow()
+        await self.session.flush()

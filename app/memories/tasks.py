@@ -1,16 +1,36 @@
 """Background work on memories: embeddings and LLM summaries."""
 
 import asyncio
-from collections.abc import Sequence
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.jobs import ClaimedJob, JobRepository
 from app.memories.repository import MemoryRepository
 from app.memories.representations import SUMMARY_MAX_TOKENS
-from app.providers.embeddings import Embedder
-from app.providers.summarizer import LlmSummarizer
+from app.providers.breaker import CircuitBreaker
+from app.providers.embeddings import GuardedEmbedder
+from app.providers.errors import ProviderRejected, ProviderUnavailable
+from app.providers.summarizer import GuardedSummarizer
 from app.providers.tokenizer import TokenCounter
+
+# An input every provider accepts: when it is refused too, the fault is the configuration.
+_PLAIN_INPUT = "A short plain sentence."
+
+
+async def confirm_rejection(probe: Callable[[], Awaitable[object]], setting: str) -> None:
+    """Make sure a rejection is the record's fault: the provider must accept a plain input.
+
+    If it refuses that too, its configuration is wrong (a model that takes no `dimensions`, say):
+    ProviderUnavailable, so the jobs wait for the fix instead of failing.
+    """
+    try:
+        await probe()
+    except ProviderRejected as exc:
+        raise ProviderUnavailable(
+            f"the provider rejects every input, check the {setting} settings: {exc}"
+        ) from exc
 
 
 class EmbedMemories:
@@ -18,26 +38,56 @@ class EmbedMemories:
 
     task = "embed"
 
-    def __init__(self, embedder: Embedder, batch_size: int) -> None:
+    def __init__(self, embedder: GuardedEmbedder, batch_size: int) -> None:
         self.embedder = embedder
         self.batch_size = batch_size
+        self.breaker: CircuitBreaker | None = embedder.breaker
 
     async def run(
         self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
-    ) -> None:
-        """Embed the memories' full text and store the vectors; raises to retry the batch."""
+    ) -> Mapping[int, str]:
+        """Embed the memories' full text and store the vectors; raises to retry the batch.
+
+        A batch the provider rejects is embedded memory by memory, so one bad record does not
+        hold back the others; the records it rejects alone are returned as failed.
+        """
         async with sessionmaker() as session:
-            texts = await MemoryRepository(session).texts_for_embedding(
+            found = await MemoryRepository(session).texts_for_embedding(
                 [job.memory_id for job in jobs]
             )
+        # In the jobs' order (oldest first), not the database's; deleted memories are skipped.
+        texts = {job.memory_id: found[job.memory_id] for job in jobs if job.memory_id in found}
         memory_ids = list(texts)
-        vectors = await self.embedder.embed([texts[m] for m in memory_ids])
+        rejected: dict[uuid.UUID, str] = {}
+        try:
+            vectors = dict(
+                zip(memory_ids, await self.embedder.embed(list(texts.values())), strict=True)
+            )
+        except ProviderRejected:
+            vectors, rejected = await self._one_by_one(texts)
         async with sessionmaker.begin() as session:
             await MemoryRepository(session).set_embeddings(
-                [(m, texts[m], v) for m, v in zip(memory_ids, vectors, strict=True)],
+                [(m, texts[m], vector) for m, vector in vectors.items()],
                 self.embedder.model_name,
             )
-            await JobRepository(session).complete(jobs)
+            await JobRepository(session).complete(
+                [job for job in jobs if job.memory_id not in rejected]
+            )
+        return {job.job_id: rejected[job.memory_id] for job in jobs if job.memory_id in rejected}
+
+    async def _one_by_one(
+        self, texts: Mapping[uuid.UUID, str]
+    ) -> tuple[dict[uuid.UUID, list[float]], dict[uuid.UUID, str]]:
+        vectors: dict[uuid.UUID, list[float]] = {}
+        rejected: dict[uuid.UUID, str] = {}
+        for memory_id, text in texts.items():
+            try:
+                (vectors[memory_id],) = await self.embedder.embed([text])
+            except ProviderRejected as exc:
+                rejected[memory_id] = str(exc)
+        if rejected and not vectors:
+            await confirm_rejection(lambda: self.embedder.embed([_PLAIN_INPUT]), "CE_EMBEDDINGS")
+        return vectors, rejected
 
 
 class SummarizeMemory:
@@ -46,32 +96,49 @@ class SummarizeMemory:
     task = "summarize"
     batch_size = 1
 
-    def __init__(self, summarizer: LlmSummarizer, tokens: TokenCounter) -> None:
+    def __init__(self, summarizer: GuardedSummarizer, tokens: TokenCounter) -> None:
         self.summarizer = summarizer
         self.tokens = tokens
+        self.breaker: CircuitBreaker | None = summarizer.breaker
 
     async def run(
         self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
-    ) -> None:
-        """Summarize each memory; a memory whose summary is no longer extractive is left alone."""
+    ) -> Mapping[int, str]:
+        """Summarize each memory; a memory whose summary is no longer extractive is left alone.
+
+        A memory the LLM refuses keeps its extractive summary and its job fails, visibly.
+        """
+        rejected: dict[int, str] = {}
         for job in jobs:
-            async with sessionmaker() as session:
-                memory = await MemoryRepository(session).get_by_id(job.memory_id)
-                full_text = memory.full_text if memory else None
-                wanted = memory is not None and memory.summary_source == "extractive"
-            if full_text is not None and wanted:
-                summary = await self.summarizer.summarize(full_text, SUMMARY_MAX_TOKENS)
-                counts = await asyncio.to_thread(self.tokens.counts, summary)
-                async with sessionmaker.begin() as session:
-                    current = await MemoryRepository(session).get_by_id(job.memory_id)
-                    if current is not None and current.full_text == full_text:
-                        current.summary, current.summary_source = summary, "llm"
-                        by_encoding: dict[str, int] = {str(k): v for k, v in counts.items()}
-                        current.token_counts = {
-                            enc: {**levels, "summary": by_encoding[enc]}
-                            for enc, levels in current.token_counts.items()
-                        }
-                    await JobRepository(session).complete([job])
-            else:
-                async with sessionmaker.begin() as session:
-                    await JobRepository(session).complete([job])
+            try:
+                await self._summarize(sessionmaker, job)
+            except ProviderRejected as exc:
+                await confirm_rejection(
+                    lambda: self.summarizer.summarize(_PLAIN_INPUT, SUMMARY_MAX_TOKENS), "CE_LLM"
+                )
+                rejected[job.job_id] = str(exc)
+        return rejected
+
+    async def _summarize(
+        self, sessionmaker: async_sessionmaker[AsyncSession], job: ClaimedJob
+    ) -> None:
+        async with sessionmaker() as session:
+            memory = await MemoryRepository(session).get_by_id(job.memory_id)
+            full_text = memory.full_text if memory else None
+            wanted = memory is not None and memory.summary_source == "extractive"
+        if full_text is None or not wanted:
+            async with sessionmaker.begin() as session:
+                await JobRepository(session).complete([job])
+            return
+        summary = await self.summarizer.summarize(full_text, SUMMARY_MAX_TOKENS)
+        counts = await asyncio.to_thread(self.tokens.counts, summary)
+        async with sessionmaker.begin() as session:
+            current = await MemoryRepository(session).get_by_id(job.memory_id)
+            if current is not None and current.full_text == full_text:
+                current.summary, current.summary_source = summary, "llm"
+                by_encoding: dict[str, int] = {str(k): v for k, v in counts.items()}
+                current.token_counts = {
+                    enc: {**levels, "summary": by_encoding[enc]}
+                    for enc, levels in current.token_counts.items()
+                }
+            await JobRepository(session).complete([job])

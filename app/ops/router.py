@@ -3,7 +3,7 @@
 from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app.core.db import Database, DbSession
+from app.core.db import Database
 from app.ops import service
 from app.ops.schemas import Health, Readiness
 
@@ -26,7 +26,7 @@ async def readyz(request: Request) -> Readiness:
 @router.get(
     "/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}}
 )
-async def metrics(session: DbSession) -> Response:
-    """Prometheus metrics of the service."""
-    await service.refresh_gauges(session)
+async def metrics(request: Request) -> Response:
+    """Prometheus metrics of the service; served while the database is down too."""
+    await service.refresh_gauges(request.app.state.database)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

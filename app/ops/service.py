@@ -3,10 +3,10 @@
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.db import Database
+from app.core.db import Database, database_unavailable
 from app.core.errors import ServiceUnavailable
 from app.core.jobs import JobRepository
-from app.core.metrics import JOB_QUEUE_DEPTH, MEMORIES_STORED
+from app.core.metrics import DATABASE_UP, JOB_QUEUE_DEPTH, MEMORIES_STORED
 from app.core.migrations import is_at_head
 from app.memories.repository import MemoryRepository
 from app.ops.schemas import Readiness
@@ -23,8 +23,21 @@ async def check_readiness(database: Database, head: str | None) -> Readiness:
     return Readiness()
 
 
-async def refresh_gauges(session: AsyncSession) -> None:
-    """Update queue depth and memory counts just before a scrape."""
+async def refresh_gauges(database: Database) -> None:
+    """Update queue depth and memory counts just before a scrape; while the database cannot
+    be reached, `ce_database_up` says so and the other gauges keep their last values."""
+    try:
+        async with database.sessionmaker.begin() as session:
+            await _read_gauges(session)
+    except (SQLAlchemyError, OSError) as exc:
+        if not database_unavailable(exc):
+            raise
+        DATABASE_UP.set(0)
+    else:
+        DATABASE_UP.set(1)
+
+
+async def _read_gauges(session: AsyncSession) -> None:
     depth = await JobRepository(session).depth()
     for task in ("embed", "summarize"):
         for state in ("queued", "running", "failed"):

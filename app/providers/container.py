@@ -3,8 +3,9 @@
 from dataclasses import dataclass
 
 from app.core.config import Settings
-from app.providers.embeddings import Embedder, build_embedder
-from app.providers.summarizer import ExtractiveSummarizer, LlmSummarizer, build_llm_summarizer
+from app.providers.breaker import CircuitBreaker
+from app.providers.embeddings import Embedder, GuardedEmbedder, build_embedder
+from app.providers.summarizer import ExtractiveSummarizer, GuardedSummarizer, build_llm_summarizer
 from app.providers.tokenizer import TokenCounter
 
 
@@ -14,8 +15,8 @@ class Providers:
 
     tokens: TokenCounter
     extractive: ExtractiveSummarizer
-    embedder: Embedder
-    llm: LlmSummarizer | None
+    embedder: GuardedEmbedder
+    llm: GuardedSummarizer | None
 
     async def aclose(self) -> None:
         """Release the providers' connections."""
@@ -27,9 +28,13 @@ class Providers:
 def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> Providers:
     """Load the tokenizer vocabularies and the models (CPU-bound: call from a thread)."""
     tokens = TokenCounter(settings.data_dir / "tiktoken", settings.tokenizer.default_encoding)
+    llm = build_llm_summarizer(settings.llm, tokens)
     return Providers(
         tokens=tokens,
         extractive=ExtractiveSummarizer(tokens),
-        embedder=embedder or build_embedder(settings.embeddings),
-        llm=build_llm_summarizer(settings.llm, tokens),
+        embedder=GuardedEmbedder(
+            embedder or build_embedder(settings.embeddings),
+            CircuitBreaker("embeddings", settings.breaker),
+        ),
+        llm=GuardedSummarizer(llm, CircuitBreaker("llm", settings.breaker)) if llm else None,
     )

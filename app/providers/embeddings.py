@@ -11,7 +11,8 @@ import openai
 from numpy.typing import NDArray
 
 from app.core.config import EmbeddingSettings
-from app.providers.errors import ProviderError
+from app.providers.breaker import CircuitBreaker
+from app.providers.errors import ProviderUnavailable, from_openai_error
 from app.providers.openai_client import openai_client
 from app.providers.packages import package_dir
 
@@ -180,16 +181,42 @@ class OpenAIEmbedder:
                 else:
                     response = await self._client.embeddings.create(model=self._model, input=chunk)
             except openai.OpenAIError as exc:
-                raise ProviderError(f"embeddings endpoint failed: {exc}") from exc
+                raise from_openai_error(exc, "embeddings endpoint") from exc
             rows = sorted(response.data, key=lambda item: item.index)
             for row in rows:
                 if len(row.embedding) != self._dimensions:
-                    raise ProviderError(
+                    # A configuration fault, not the record's: retried until the setting is fixed.
+                    raise ProviderUnavailable(
                         f"embeddings endpoint returned {len(row.embedding)} dimensions, "
                         f"expected {self._dimensions} (CE_EMBEDDINGS__DIMENSIONS)"
                     )
                 vectors.append(_normalise(row.embedding))
         return vectors
+
+
+class GuardedEmbedder:
+    """An embedder behind its circuit breaker; callers that cannot wait give a deadline."""
+
+    def __init__(self, embedder: Embedder, breaker: CircuitBreaker) -> None:
+        self.inner = embedder
+        self.breaker = breaker
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def dimensions(self) -> int:
+        return self.inner.dimensions
+
+    async def embed(
+        self, texts: Sequence[str], *, deadline: float | None = None
+    ) -> list[list[float]]:
+        """Embed texts; ProviderUnavailable when the provider is down, slow or past `deadline`."""
+        return await self.breaker.call(lambda: self.inner.embed(texts), deadline=deadline)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 def _normalise(vector: list[float]) -> list[float]:

@@ -7,7 +7,8 @@ from typing import Protocol
 import openai
 
 from app.core.config import LlmSettings
-from app.providers.errors import ProviderError
+from app.providers.breaker import CircuitBreaker
+from app.providers.errors import ProviderRejected, from_openai_error
 from app.providers.openai_client import openai_client
 from app.providers.tokenizer import TokenCounter
 
@@ -95,11 +96,26 @@ class OpenAISummarizer:
                 temperature=0,
             )
         except openai.OpenAIError as exc:
-            raise ProviderError(f"chat endpoint failed: {exc}") from exc
+            raise from_openai_error(exc, "chat endpoint") from exc
         content = (response.choices[0].message.content or "").strip() if response.choices else ""
         if not content:
-            raise ProviderError("chat endpoint returned an empty summary")
+            raise ProviderRejected("chat endpoint returned an empty summary")
         return self._tokens.truncate(content, max_tokens)
+
+
+class GuardedSummarizer:
+    """An LLM summarizer behind its circuit breaker."""
+
+    def __init__(self, summarizer: LlmSummarizer, breaker: CircuitBreaker) -> None:
+        self.inner = summarizer
+        self.breaker = breaker
+
+    async def summarize(self, text: str, max_tokens: int) -> str:
+        """A summary; ProviderUnavailable while the endpoint is down or paused."""
+        return await self.breaker.call(lambda: self.inner.summarize(text, max_tokens))
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 def build_llm_summarizer(settings: LlmSettings, tokens: TokenCounter) -> LlmSummarizer | None:

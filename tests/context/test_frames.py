@@ -15,7 +15,7 @@ from app.context.frames import (
 )
 from app.context.types import Vector
 from app.providers.container import Providers
-from app.providers.embeddings import Embedder
+from app.providers.embeddings import Embedder, GuardedEmbedder
 
 
 class CountingEmbedder:
@@ -95,8 +95,8 @@ async def test_requested_frame_wins(providers: Providers) -> None:
 
 
 async def test_examples_are_embedded_once(providers: Providers) -> None:
-    counting = CountingEmbedder(providers.embedder)
-    selector = FrameSelector(counting)
+    counting = CountingEmbedder(providers.embedder.inner)
+    selector = FrameSelector(GuardedEmbedder(counting, providers.embedder.breaker))
     text = "Should we use Redis or Memcached for caching?"
     vector = await vector_of(providers.embedder, text)
 

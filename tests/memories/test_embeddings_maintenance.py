@@ -13,7 +13,7 @@ from tests.factories import Tenancy, fact, put_agent, write
 
 async def test_startup_refuses_a_different_dimension(database: Database) -> None:
     with pytest.raises(StartupError, match="python -m app reembed"):
-        await prepare_schema(database, 1536)
+        await prepare_schema(database, "text-embedding-3-small", 1536)
 
 
 async def test_reembed_clears_and_recomputes_every_vector(
@@ -26,7 +26,7 @@ async def test_reembed_clears_and_recomputes_every_vector(
     memory = await write(client, tenancy, fact())
     await worker.drain()
     async with sessionmaker.begin() as session:
-        queued = await reembed_all(session, 384, max_attempts=3)
+        queued = await reembed_all(session, "all-MiniLM-L6-v2", 384, max_attempts=3)
     assert queued >= 1
     cleared = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
     assert cleared["provenance"]["embedded_at"] is None

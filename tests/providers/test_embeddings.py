@@ -25,7 +25,7 @@ def test_runs_take_every_text_once_within_the_padded_size() -> None:
 
 
 def test_a_text_gets_the_same_vector_alone_or_in_any_batch(providers: Providers) -> None:
-    embedder = providers.embedder
+    embedder = providers.embedder.inner
     assert isinstance(embedder, LocalEmbedder)
     texts = [
         "Deploys go through staging first.",
@@ -43,7 +43,7 @@ def test_a_text_gets_the_same_vector_alone_or_in_any_batch(providers: Providers)
 
 
 def test_concurrent_callers_get_the_vectors_they_would_get_alone(providers: Providers) -> None:
-    embedder = providers.embedder
+    embedder = providers.embedder.inner
     assert isinstance(embedder, LocalEmbedder)
     texts = [f"Service {i} deploys through staging on day {i} of the sprint." for i in range(12)]
     alone = embedder.embed_sync(texts)
