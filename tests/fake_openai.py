@@ -81,6 +81,7 @@ class FakeOpenAI:
         self._fail_status = 500
         self._answering = threading.Event()  # cleared while the server hangs
         self._answering.set()
+        self._stopping = False  # requests held by a hang are answered 503 when the server stops
         self._reject_marker: str | None = None
         self._created = 0
         self._server: uvicorn.Server | None = None
@@ -96,11 +97,16 @@ class FakeOpenAI:
     # Control, from the test's thread.
 
     @property
-    def url(self) -> str:
-        """The server's root, e.g. http://127.0.0.1:43211 (the API is under /v1)."""
+    def port(self) -> int:
+        """The port it listens on (to start it again on the same one after `stop()`)."""
         if self._port is None:
             raise RuntimeError("the fake OpenAI server is not running")
-        return f"http://127.0.0.1:{self._port}"
+        return self._port
+
+    @property
+    def url(self) -> str:
+        """The server's root, e.g. http://127.0.0.1:43211 (the API is under /v1)."""
+        return f"http://127.0.0.1:{self.port}"
 
     @property
     def requests(self) -> list[RecordedRequest]:
@@ -176,6 +182,7 @@ class FakeOpenAI:
 
     def stop(self) -> None:
         """Shut the server down and wait for its thread (requests it holds are let go)."""
+        self._stopping = True
         self._answering.set()
         if self._server is not None and self._thread is not None:
             self._server.should_exit = True
@@ -183,6 +190,7 @@ class FakeOpenAI:
             if self._thread.is_alive():
                 raise RuntimeError("the fake OpenAI server did not stop")
         self._server = self._thread = self._port = None
+        self._stopping = False
 
     def __enter__(self) -> Self:
         self.start()
@@ -228,6 +236,8 @@ class FakeOpenAI:
             )
         if not self._answering.is_set():
             await asyncio.to_thread(self._answering.wait)
+            if self._stopping:
+                status = 503
         return body, status
 
     def _next_id(self) -> int:

@@ -236,10 +236,13 @@ class Worker:
             self._wake.clear()  # before claiming: a NOTIFY from now on wakes us
             try:
                 taken = await self.run_once()
-            except Exception:
-                # The database restarted, a connection broke, or a bug: keep the
-                # worker alive, leave the error in the log, and try again after a pause.
-                log.exception("worker.loop_error")
+            except Exception as exc:
+                # The database is away, or a bug: keep the worker alive, leave the error in
+                # the log, and try again after a pause.
+                if database_unavailable(exc):
+                    log.warning("worker.database_unavailable", error=_describe(exc)[:500])
+                else:
+                    log.exception("worker.loop_error")
                 taken = 0
             if taken:
                 continue
