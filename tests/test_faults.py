@@ -221,6 +221,11 @@ def test_a_clean_stop_after_a_killed_service_stops_the_embedded_database(
     with launch("serve", service_env(data_dir, port), logs, "next") as server:
         with client(port) as anonymous:
             wait_ready(server, anonymous)
+        # A worker joins the same server and is killed too, while the service runs on.
+        with launch("worker", service_env(data_dir), logs, "worker") as worker:
+            wait_until("worker running", lambda: "Worker running" in worker.err(), 60, worker)
+            worker.popen.send_signal(signal.SIGKILL)
+            worker.popen.wait()
         assert server.terminate() == 0, server.report()
     assert_postgres_stopped(data_dir)
 

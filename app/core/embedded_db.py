@@ -124,7 +124,9 @@ class EmbeddedPostgres:
         return info is not None and processes.is_alive(info.pid)
 
     def stop(self) -> None:
-        """Stop the server when this process holds the last handle on it."""
+        """Stop the server when this process holds the last live handle on it."""
         if self._server is not None:
+            with self._server._lock:
+                self._forget_dead_handles()  # a worker killed since we started, say
             self._server.cleanup()
             self._server = None

@@ -202,15 +202,18 @@ class Worker:
         await self.refresh_statistics()
         return total
 
-    async def reclaim_orphans(self) -> int:
-        """Queue again, at once, the jobs that dead worker processes of this host held."""
+    async def resume(self) -> None:
+        """At start: queue again the jobs that dead worker processes of this host held, and
+        make every waiting job due now (the provider, or its settings, may have changed)."""
         async with self.sessionmaker.begin() as session:
             repository = JobRepository(session)
             gone = [o for o in await repository.owners_on(socket.gethostname()) if is_gone(o)]
             reclaimed = await repository.release_from(gone) if gone else 0
+            hurried = [await repository.hurry(task) for task in self.handlers]
         if reclaimed:
             log.info("worker.reclaimed", jobs=reclaimed, dead_workers=gone)
-        return reclaimed
+        if any(hurried):
+            log.info("worker.retrying_now", jobs=sum(hurried))
 
     async def run(self, engine: AsyncEngine, stop: asyncio.Event) -> None:
         """Work until `stop` is set, woken by NOTIFY on new jobs and by a poll interval.
@@ -220,9 +223,9 @@ class Worker:
         """
         log.info("worker.started", worker_id=self.worker_id, loops=self.settings.concurrency)
         try:
-            await self.reclaim_orphans()
+            await self.resume()
         except Exception:
-            log.exception("worker.reclaim_error")  # the leases bring those jobs back later
+            log.exception("worker.resume_error")  # leases and backoffs bring the jobs back later
         await asyncio.gather(
             *(self._loop(stop) for _ in range(self.settings.concurrency)),
             self._renew_leases(stop),

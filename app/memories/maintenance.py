@@ -38,11 +38,12 @@ async def check_embedding_model(
     Another model raises EmbeddingModelChanged, unless `reembed` allows re-embedding every
     memory in the background; returns how many memories were queued for that.
     """
-    space = await EmbeddingSpaceRepository(session).get()
-    if space is None:
-        await EmbeddingSpaceRepository(session).record(model, dimensions)
+    spaces = EmbeddingSpaceRepository(session)
+    space = await spaces.get()
+    if space is not None and space.model == model:
         return 0
-    if space.model == model:
+    if space is None or not await MemoryRepository(session).any_embedded():
+        await spaces.record(model, dimensions)  # no vector of another model to mix with
         return 0
     if not reembed:
         raise EmbeddingModelChanged(space.model, model)

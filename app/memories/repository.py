@@ -127,6 +127,13 @@ class MemoryRepository:
             )
         )
 
+    async def any_embedded(self) -> bool:
+        """Whether any memory has a vector."""
+        found = await self.session.scalar(
+            select(Memory.id).where(Memory.embedding.is_not(None)).limit(1)
+        )
+        return found is not None
+
     async def all_ids(self) -> list[uuid.UUID]:
         return list(await self.session.scalars(select(Memory.id).order_by(Memory.created_at)))
 

@@ -6,7 +6,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.db import Database
 from app.core.worker import Worker
-from app.memories.maintenance import reembed_all
+from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model, reembed_all
+from app.memories.repository import EmbeddingSpaceRepository
 from app.runtime import StartupError, prepare_schema
 from tests.factories import Tenancy, fact, put_agent, write
 
@@ -33,3 +34,30 @@ async def test_reembed_clears_and_recomputes_every_vector(
     assert await worker.drain() >= 1
     again = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
     assert again["provenance"]["embedded_at"] is not None
+
+
+async def test_another_model_is_refused_only_when_vectors_of_the_old_one_are_stored(
+    client: httpx.AsyncClient,
+    tenancy: Tenancy,
+    worker: Worker,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    async def check(model: str) -> int:
+        async with sessionmaker.begin() as session:
+            return await check_embedding_model(session, model, 384, reembed=False, max_attempts=3)
+
+    await put_agent(client, tenancy)
+    await write(client, tenancy, fact())  # not embedded yet: nothing to mix
+    assert await check("model-a") == 0
+    assert await check("model-b") == 0  # switching before any vector is stored is free
+
+    await worker.drain()  # now a vector is stored, recorded as model-b's
+    with pytest.raises(EmbeddingModelChanged, match="python -m app reembed"):
+        await check("model-c")
+    assert await check("model-b") == 0
+    async with sessionmaker.begin() as session:
+        queued = await check_embedding_model(session, "model-c", 384, reembed=True, max_attempts=3)
+        space = await EmbeddingSpaceRepository(session).get()
+    assert space is not None
+    assert space.model == "model-c"
+    assert queued >= 1
