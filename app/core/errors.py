@@ -9,8 +9,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import JsonValue
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 PROBLEM_JSON = "application/problem+json"
+# Seconds a client should wait before retrying a 503 (the OpenAPI document promises the header).
+RETRY_AFTER_SECONDS = 5
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")
 log = structlog.get_logger(__name__)
 
 
@@ -59,7 +63,7 @@ class ServiceUnavailable(DomainError):
 def problem_response(
     status: int, title: str, detail: str, instance: str, **extensions: object
 ) -> JSONResponse:
-    """Build an application/problem+json response."""
+    """Build an application/problem+json response, with the headers its status calls for."""
     body: dict[str, object] = {
         "type": "about:blank",
         "title": title,
@@ -68,7 +72,11 @@ def problem_response(
         "instance": instance,
         **extensions,
     }
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    headers = {}
+    if status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    elif status == 503:
+        headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
@@ -96,7 +104,23 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     title = HTTPStatus(exc.status_code).phrase
-    return problem_response(exc.status_code, title, str(exc.detail), request.url.path)
+    response = problem_response(exc.status_code, title, str(exc.detail), request.url.path)
+    # Starlette's headers say what the client needs next, e.g. a 405's Allow.
+    response.headers.update(exc.headers or {})
+    if exc.status_code == 405:
+        response.headers["Allow"] = _allowed_methods(request)
+    return response
+
+
+def _allowed_methods(request: Request) -> str:
+    """Every method the path takes. Starlette's Allow names the methods of the first route that
+    matched the path only, and a path such as /memories/{memory_id} has one route per method."""
+    allowed = []
+    for method in _METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] is Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return ", ".join(allowed)
 
 
 async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:

@@ -142,3 +142,21 @@ async def test_forged_cursor_is_422(client: httpx.AsyncClient, tenancy: Tenancy)
         "/agents/newton/memories", params={"cursor": cursor}, headers=tenancy.headers
     )
     assert response.status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("TRACE", "/healthz", "GET"),
+        ("PUT", "/healthz", "GET"),
+        ("POST", "/agents/newton", "GET, PUT"),
+        ("OPTIONS", "/memories/0b9f7a0e-4f5e-4c1e-9d3a-2f1c7e1b5a10", "DELETE, GET, PATCH"),
+    ],
+)
+async def test_method_not_allowed_names_every_allowed_method(
+    client: httpx.AsyncClient, method: str, path: str, allowed: str
+) -> None:
+    response = await client.request(method, path)
+    assert response.status_code == 405
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.headers["allow"] == allowed
