@@ -12,10 +12,11 @@ from app.agents.schemas import (
     FrameView,
     WorkingMemory,
 )
+from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.tenants.dependencies import CurrentTenant
 
-router = APIRouter(prefix="/agents", tags=["agents"])
+router = APIRouter(prefix="/agents", tags=["agents"], route_class=JsonBodyRoute)
 
 
 @router.put("/{agent_id}")

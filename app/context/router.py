@@ -15,12 +15,13 @@ from app.context.schemas import (
     ContextRefreshRequest,
     ContextRefreshResponse,
 )
+from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.memories.dependencies import MemoryCtx
 from app.memories.schemas import MemoryRead
 from app.tenants.dependencies import CurrentTenant
 
-router = APIRouter(prefix="/context", tags=["context"])
+router = APIRouter(prefix="/context", tags=["context"], route_class=JsonBodyRoute)
 
 
 def _serialized(build: ContextBuildResponse) -> Response:

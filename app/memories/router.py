@@ -6,6 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Query, Request
 
 from app.agents.schemas import AgentName
+from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.idempotency import request_fingerprint
 from app.deps import SettingsDep
@@ -25,7 +26,7 @@ from app.memories.schemas import (
 )
 from app.tenants.dependencies import CurrentTenant
 
-router = APIRouter(tags=["memories"])
+router = APIRouter(tags=["memories"], route_class=JsonBodyRoute)
 
 
 def _idempotency(request: Request, key: str | None, body: str) -> service.Idempotency | None:
