@@ -9,7 +9,6 @@ number type). Query and path parameters arrive as text and stay lax.
 import math
 import re
 import uuid
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated
 
 from pydantic import (
@@ -82,18 +81,6 @@ def check_json(value: JsonValue, depth: int = 0) -> JsonValue:
         for key, item in value.items():
             _reject_nul(key)
             check_json(item, depth + 1)
-    return value
-
-
-def check_timestamp(value: datetime) -> datetime:
-    # PostgreSQL stores years 4713 BC to 294276 AD, Python's datetime 1 to 9999: keep what both
-    # can hold once converted to UTC.
-    try:
-        utc = value.astimezone(UTC)
-    except OverflowError as exc:
-        raise ValueError("time out of range") from exc
-    if not 1 < utc.year < 9999:
-        raise ValueError("time must be between the years 2 and 9998")
     return value
 
 

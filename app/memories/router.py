@@ -11,6 +11,7 @@ from app.core.db import DbSession
 from app.core.idempotency import request_fingerprint
 from app.deps import SettingsDep
 from app.memories import service
+from app.memories.cursor import CURSOR_PATTERN
 from app.memories.dependencies import IdempotencyKey, MemoryCtx, MetadataFilter
 from app.memories.examples import CREATE_EXAMPLES, UPDATE_EXAMPLES
 from app.memories.repository import MemoryFilter
@@ -97,7 +98,14 @@ async def list_memories(
             description="Words to search for (web-search syntax); best matches first.",
         ),
     ] = None,
-    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    cursor: Annotated[
+        str | None,
+        Query(
+            pattern=CURSOR_PATTERN,
+            description="`next_cursor` of the page before: `<microseconds since 1970 UTC>_<id>`. "
+            "Any such position lists the memories written before it.",
+        ),
+    ] = None,
     limit: Annotated[int | None, Query(ge=1)] = None,
 ) -> MemoryPage:
     """List an agent's memories, newest first (or best match for `q`), with filters."""
@@ -124,13 +132,11 @@ async def update_memory(
     tenant: CurrentTenant,
     ctx: MemoryCtx,
 ) -> MemoryRead:
-    """Move a memory through its lifecycle; 409 lists the actions its state allows."""
+    """Move a memory through its lifecycle; 409 lists the actions it takes now."""
     return await service.update_memory(session, ctx, tenant, memory_id, body)
 
 
-@router.delete("/memories/{memory_id}")
-async def delete_memory(
-    memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
-) -> MemoryRead:
-    """Retire or deactivate a memory (nothing is erased); decisions answer 409."""
-    return await service.delete_memory(session, ctx, tenant, memory_id)
+@router.delete("/memories/{memory_id}", status_code=204)
+async def delete_memory(memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant) -> None:
+    """Erase a memory; decisions are permanent (409). PATCH retires, invalidates or archives."""
+    await service.delete_memory(session, tenant, memory_id)

@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from app.core.config import Settings
-from tests.factories import Tenancy, fact, put_agent
+from tests.factories import Tenancy, fact, put_agent, write
 
 BAD_BODIES = [
     b"not json",
@@ -149,17 +149,46 @@ async def test_metadata_keeps_integers_of_any_size(
     assert found["metadata"] == big
 
 
-async def test_forged_cursor_is_422(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
-    import base64
-
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "garbage",
+        "MjAyNi0wMS0wMVQwMDowMDowMCswMDowMHwwYjlmN2EwZS00ZjVl",  # an old, base64 cursor
+        "1732233600000000_0B9F7A0E-4F5E-4C1E-9D3A-2F1C7E1B5A10",
+        "-1_0b9f7a0e-4f5e-4c1e-9d3a-2f1c7e1b5a10",
+        "1732233600000000_0b9f7a0e",
+    ],
+)
+async def test_cursor_not_in_the_documented_form_is_422(
+    client: httpx.AsyncClient, tenancy: Tenancy, cursor: str
+) -> None:
     await put_agent(client, tenancy)
-    cursor = base64.urlsafe_b64encode(
-        b"0001-01-01T00:00:00+05:00|0b9f7a0e-4f5e-4c1e-9d3a-2f1c7e1b5a10"
-    ).decode()
     response = await client.get(
         "/agents/newton/memories", params={"cursor": cursor}, headers=tenancy.headers
     )
     assert response.status_code == 422
+    assert response.json()["errors"][0]["loc"] == ["query", "cursor"]
+
+
+async def test_any_cursor_of_the_documented_form_is_a_position(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    written = await write(client, tenancy, fact())
+    some_id = "0b9f7a0e-4f5e-4c1e-9d3a-2f1c7e1b5a10"
+
+    async def listed(cursor: str, **params: str) -> list[str]:
+        response = await client.get(
+            "/agents/newton/memories",
+            params={"cursor": cursor, **params},
+            headers=tenancy.headers,
+        )
+        assert response.status_code == 200, response.text
+        return [item["id"] for item in response.json()["items"]]
+
+    assert await listed(f"0_{some_id}") == []  # before 1970: nothing was written before it
+    assert await listed(f"{'9' * 18}_{some_id}") == [written["id"]]  # past year 9999
+    assert await listed(f"{'9' * 18}_{some_id}", q="Redis") == [written["id"]]
 
 
 @pytest.mark.parametrize(
