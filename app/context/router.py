@@ -6,6 +6,7 @@ from fastapi import APIRouter, Response
 
 from app.context import feedback, refresh, service
 from app.context.dependencies import Engine
+from app.context.errors import missing_frame_is_not_found
 from app.context.schemas import (
     ContextBuildRequest,
     ContextBuildResponse,
@@ -34,7 +35,8 @@ async def build_context(
     body: ContextBuildRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
 ) -> Response:
     """Build the context for an input: the text for the system prompt and its manifest."""
-    return _serialized(await service.build_context(session, engine, tenant, body))
+    with missing_frame_is_not_found():
+        return _serialized(await service.build_context(session, engine, tenant, body))
 
 
 @router.post("/refresh")
@@ -42,7 +44,8 @@ async def refresh_context(
     body: ContextRefreshRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
 ) -> ContextRefreshResponse:
     """Check a context against the next input; rebuild it when the conversation moved on."""
-    return await refresh.refresh_context(session, engine, tenant, body)
+    with missing_frame_is_not_found():  # the build's frame may have been removed since
+        return await refresh.refresh_context(session, engine, tenant, body)
 
 
 @router.post("/expand")
