@@ -9,6 +9,7 @@ from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.idempotency import request_fingerprint
+from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
 from app.memories import service
 from app.memories.cursor import CURSOR_PATTERN
@@ -27,7 +28,13 @@ from app.memories.schemas import (
 )
 from app.tenants.dependencies import CurrentTenant
 
-router = APIRouter(tags=["memories"], route_class=JsonBodyRoute)
+router = APIRouter(
+    tags=["memories"],
+    route_class=JsonBodyRoute,
+    responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent or a memory
+)
+# A retried POST whose Idempotency-Key was used for another request answers 409.
+_WRITE = problems(409, *WITH_BODY)
 
 
 def _idempotency(request: Request, key: str | None, body: str) -> service.Idempotency | None:
@@ -36,7 +43,7 @@ def _idempotency(request: Request, key: str | None, body: str) -> service.Idempo
     return service.Idempotency(key, request_fingerprint("POST", request.url.path, body))
 
 
-@router.post("/agents/{agent_id}/memories", status_code=201)
+@router.post("/agents/{agent_id}/memories", status_code=201, responses=_WRITE)
 async def create_memory(
     agent_id: AgentName,
     body: Annotated[MemoryCreate, Body(openapi_examples=CREATE_EXAMPLES)],
@@ -58,7 +65,7 @@ async def create_memory(
     return result.memories[0]
 
 
-@router.post("/agents/{agent_id}/memories/batch", status_code=201)
+@router.post("/agents/{agent_id}/memories/batch", status_code=201, responses=_WRITE)
 async def create_memory_batch(
     agent_id: AgentName,
     body: MemoryBatchCreate,
@@ -124,7 +131,7 @@ async def get_memory(
     return await service.read_memory(session, ctx, tenant, memory_id)
 
 
-@router.patch("/memories/{memory_id}")
+@router.patch("/memories/{memory_id}", responses=problems(409, *WITH_BODY))
 async def update_memory(
     memory_id: uuid.UUID,
     body: Annotated[MemoryUpdate, Body(openapi_examples=UPDATE_EXAMPLES)],
@@ -136,7 +143,7 @@ async def update_memory(
     return await service.update_memory(session, ctx, tenant, memory_id, body)
 
 
-@router.delete("/memories/{memory_id}", status_code=204)
+@router.delete("/memories/{memory_id}", status_code=204, responses=problems(409))
 async def delete_memory(memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant) -> None:
     """Erase a memory; decisions are permanent (409). PATCH retires, invalidates or archives."""
     await service.delete_memory(session, tenant, memory_id)
