@@ -17,6 +17,7 @@ from app.core.config import Settings
 from app.core.errors import install_error_handlers
 from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.core.migrations import head_revision
+from app.core.openapi import install_openapi
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
@@ -86,6 +87,7 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    install_openapi(app, batch_max_items=settings.api.batch_max_items)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.api.max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
     app.include_router(ops_router)

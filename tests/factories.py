@@ -50,6 +50,10 @@ def decision(text: str = "Chose Postgres over ChromaDB", **extra: Any) -> dict[s
     }
 
 
+def procedure(name: str = "Deploy", description: str = "Ship it.") -> dict[str, Any]:
+    return {"kind": "procedure", "name": name, "description": description}
+
+
 async def write(
     client: httpx.AsyncClient, tenancy: Tenancy, body: dict[str, Any], agent: str = "newton"
 ) -> dict[str, Any]:

@@ -12,13 +12,20 @@ from app.agents.schemas import (
     FrameView,
     WorkingMemory,
 )
+from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
+from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.tenants.dependencies import CurrentTenant
 
-router = APIRouter(prefix="/agents", tags=["agents"])
+router = APIRouter(
+    prefix="/agents",
+    tags=["agents"],
+    route_class=JsonBodyRoute,
+    responses=problems(*AUTHENTICATED, 422),  # every route has the agent in its path
+)
 
 
-@router.put("/{agent_id}")
+@router.put("/{agent_id}", responses=problems(*WITH_BODY))
 async def put_agent(
     agent_id: AgentName, body: AgentUpsert, session: DbSession, tenant: CurrentTenant
 ) -> AgentRead:
@@ -26,13 +33,13 @@ async def put_agent(
     return await service.upsert_agent(session, tenant, agent_id, body)
 
 
-@router.get("/{agent_id}")
+@router.get("/{agent_id}", responses=problems(404))
 async def get_agent(agent_id: AgentName, session: DbSession, tenant: CurrentTenant) -> AgentRead:
     """Read an agent."""
     return await service.read_agent(session, tenant, agent_id)
 
 
-@router.put("/{agent_id}/working-memory")
+@router.put("/{agent_id}/working-memory", responses=problems(404, *WITH_BODY))
 async def put_working_memory(
     agent_id: AgentName, body: WorkingMemory, session: DbSession, tenant: CurrentTenant
 ) -> AgentRead:
@@ -40,7 +47,7 @@ async def put_working_memory(
     return await service.set_working_memory(session, tenant, agent_id, body)
 
 
-@router.get("/{agent_id}/frames")
+@router.get("/{agent_id}/frames", responses=problems(404))
 async def list_frames(
     agent_id: AgentName, session: DbSession, tenant: CurrentTenant
 ) -> list[FrameView]:
@@ -48,7 +55,7 @@ async def list_frames(
     return await service.list_frames(session, tenant, agent_id)
 
 
-@router.put("/{agent_id}/frames/{frame_name}")
+@router.put("/{agent_id}/frames/{frame_name}", responses=problems(404, *WITH_BODY))
 async def put_frame(
     agent_id: AgentName,
     frame_name: FrameNameParam,
@@ -60,7 +67,7 @@ async def put_frame(
     return await service.put_frame(session, tenant, agent_id, frame_name, body)
 
 
-@router.delete("/{agent_id}/frames/{frame_name}")
+@router.delete("/{agent_id}/frames/{frame_name}", responses=problems(404))
 async def delete_frame(
     agent_id: AgentName, frame_name: FrameNameParam, session: DbSession, tenant: CurrentTenant
 ) -> list[FrameView]:

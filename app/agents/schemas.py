@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.fields import Label, Line, NoNul
+from app.core.fields import Label, Line, NotBlankText, RequestBody, Text, WholeNumber
 
 AgentName = Annotated[
     str,
@@ -18,31 +18,26 @@ AgentName = Annotated[
 ]
 
 
-class Identity(BaseModel):
+class Identity(RequestBody):
     """Who the agent is; always at the top of its context."""
 
-    model_config = ConfigDict(extra="forbid")
-
     name: Label
-    description: Annotated[str, Field(max_length=4000), NoNul] | None = None
+    description: Annotated[Text, Field(max_length=4000)] | None = None
     traits: list[Label] = Field(default_factory=list, max_length=50)
     core_rules: list[Line] = Field(default_factory=list, max_length=50)
 
 
-class WorkingMemory(BaseModel):
+class WorkingMemory(RequestBody):
     """What the agent is doing now; always in its context."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    current_task: Annotated[str, Field(max_length=4000), NoNul] | None = None
+    current_task: Annotated[Text, Field(max_length=4000)] | None = None
     open_threads: list[Line] = Field(default_factory=list, max_length=50)
 
 
-class AgentUpsert(BaseModel):
+class AgentUpsert(RequestBody):
     """An agent's identity and context defaults."""
 
     model_config = ConfigDict(
-        extra="forbid",
         json_schema_extra={
             "examples": [
                 {
@@ -59,10 +54,10 @@ class AgentUpsert(BaseModel):
     )
 
     identity: Identity
-    default_budget: Annotated[int, Field(ge=100, le=1_000_000)] | None = Field(
+    default_budget: Annotated[int, Field(ge=100, le=1_000_000), WholeNumber] | None = Field(
         default=None, description="Token budget of a context when the request names none."
     )
-    model: Annotated[str, Field(min_length=1, max_length=100), NoNul] | None = Field(
+    model: Annotated[Text, Field(min_length=1, max_length=100)] | None = Field(
         default=None, description="Target model; picks the tokenizer that counts the budget."
     )
 
@@ -89,11 +84,10 @@ Weight = Annotated[float, Field(ge=0.0, le=1.0)]
 KindName = Literal["decision", "fact", "procedure", "episode"]
 
 
-class FrameDefinition(BaseModel):
+class FrameDefinition(RequestBody):
     """An agent's own frame, or its changes to a built-in one; omitted fields are inherited."""
 
     model_config = ConfigDict(
-        extra="forbid",
         json_schema_extra={
             "examples": [
                 {
@@ -108,10 +102,10 @@ class FrameDefinition(BaseModel):
         },
     )
 
-    description: Annotated[str, Field(min_length=1, max_length=2000), NoNul] | None = None
+    description: Annotated[NotBlankText, Field(max_length=2000)] | None = None
     questions: list[Line] | None = Field(default=None, max_length=20)
     priorities: dict[KindName, Weight] | None = None
-    default_budget: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
+    default_budget: Annotated[int, Field(ge=1, le=1_000_000), WholeNumber] | None = None
     examples: list[Line] | None = Field(default=None, max_length=50)
     cues: list[Label] | None = Field(default=None, max_length=50)
     recency: Weight | None = Field(

@@ -7,8 +7,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.context import metrics
 from app.context.references import referenced
 from app.context.repository import ContextRepository
-from app.context.schemas import ContextExpandRequest, ContextFeedback, ContextFeedbackResponse
-from app.core.errors import Conflict, InvalidInput, NotFound
+from app.context.schemas import (
+    ContextExpandRequest,
+    ContextFeedback,
+    ContextFeedbackResponse,
+    UsedMemories,
+)
+from app.core.errors import Conflict, NotFound
 from app.core.time import utcnow
 from app.memories.schemas import MemoryRead
 from app.memories.service import MemoryContext, read_memory
@@ -42,24 +47,26 @@ async def record_feedback(
     if build.feedback is not None:
         raise Conflict("Feedback for this context was already recorded.", recorded=build.feedback)
     included = list(build.item_ids)
-    if body.used_memory_ids is not None:
-        for index, memory_id in enumerate(body.used_memory_ids):
+    if isinstance(body, UsedMemories):
+        # Which memories a context holds is stored state, not the request's form: 409.
+        for memory_id in body.used_memory_ids:
             if memory_id not in included:
-                raise InvalidInput(
+                raise Conflict(
                     f"Memory {memory_id} is not in context {context_id}.",
-                    loc=["body", "used_memory_ids", index],
+                    memory_id=str(memory_id),
+                    included=[str(m) for m in included],
                 )
         used = list(dict.fromkeys(body.used_memory_ids))
     else:
         texts = await repository.texts(included)
-        used = referenced(body.reply or "", [(m, texts[m]) for m in included if m in texts])
+        used = referenced(body.reply, [(m, texts[m]) for m in included if m in texts])
     precision = round(len(used) / len(included), 4) if included else 0.0
     await repository.record_references(used)
     build.feedback = {
         "referenced": [str(m) for m in used],
         "precision": precision,
         "recorded_at": utcnow().isoformat(),
-        "from": "ids" if body.used_memory_ids is not None else "reply",
+        "from": "ids" if isinstance(body, UsedMemories) else "reply",
     }
     metrics.observe_feedback(precision)
     return ContextFeedbackResponse(

@@ -15,12 +15,20 @@ from app.context.schemas import (
     ContextRefreshRequest,
     ContextRefreshResponse,
 )
+from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
+from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.memories.dependencies import MemoryCtx
 from app.memories.schemas import MemoryRead
 from app.tenants.dependencies import CurrentTenant
 
-router = APIRouter(prefix="/context", tags=["context"])
+router = APIRouter(
+    prefix="/context",
+    tags=["context"],
+    route_class=JsonBodyRoute,
+    # Each route names an agent, a context or a memory that may not exist, in its body or path.
+    responses=problems(*AUTHENTICATED, 404),
+)
 
 
 def _serialized(build: ContextBuildResponse) -> Response:
@@ -28,7 +36,7 @@ def _serialized(build: ContextBuildResponse) -> Response:
     return Response(content=build.model_dump_json(), media_type="application/json")
 
 
-@router.post("/build", response_model=ContextBuildResponse)
+@router.post("/build", response_model=ContextBuildResponse, responses=problems(*WITH_BODY))
 async def build_context(
     body: ContextBuildRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
 ) -> Response:
@@ -36,7 +44,7 @@ async def build_context(
     return _serialized(await service.build_context(session, engine, tenant, body))
 
 
-@router.post("/refresh")
+@router.post("/refresh", responses=problems(*WITH_BODY))
 async def refresh_context(
     body: ContextRefreshRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
 ) -> ContextRefreshResponse:
@@ -44,7 +52,7 @@ async def refresh_context(
     return await refresh.refresh_context(session, engine, tenant, body)
 
 
-@router.post("/expand")
+@router.post("/expand", responses=problems(*WITH_BODY))
 async def expand_memory(
     body: ContextExpandRequest, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
 ) -> MemoryRead:
@@ -52,7 +60,8 @@ async def expand_memory(
     return await feedback.expand_memory(session, ctx, tenant, body)
 
 
-@router.get("/{context_id}")
+# Only an id matches: GET /context/build is a wrong method (405), not a malformed context id.
+@router.get("/{context_id:uuid}")
 async def get_context(
     context_id: uuid.UUID, session: DbSession, tenant: CurrentTenant
 ) -> ContextBuildResponse:
@@ -60,9 +69,11 @@ async def get_context(
     return await service.read_build(session, tenant, context_id)
 
 
-@router.post("/{context_id}/feedback")
+@router.post("/{context_id:uuid}/feedback", responses=problems(409, *WITH_BODY))
 async def context_feedback(
     context_id: uuid.UUID, body: ContextFeedback, session: DbSession, tenant: CurrentTenant
 ) -> ContextFeedbackResponse:
-    """Tell which loaded memories the LLM used (ids, or its reply); feeds recall precision."""
+    """Tell which loaded memories the LLM used (ids, or its reply); feeds recall precision.
+
+    409 when feedback was recorded already, or an id is not one of the context's memories."""
     return await feedback.record_feedback(session, tenant, context_id, body)

@@ -4,21 +4,20 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.context.types import Detail, FlexibleKind
-from app.core.fields import JsonObject, NoNul, Timestamp
+from app.core.fields import Id, JsonObject, RequestBody, Text, Timestamp, WholeNumber
 
 FrameName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
 AgentRef = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]
-InputText = Annotated[str, Field(min_length=1, max_length=50_000), NoNul]
+InputText = Annotated[Text, Field(min_length=1, max_length=50_000)]
 
 
-class ContextBuildRequest(BaseModel):
+class ContextBuildRequest(RequestBody):
     """What the agent is about to answer, and the limits of the context for it."""
 
     model_config = ConfigDict(
-        extra="forbid",
         json_schema_extra={
             "examples": [
                 {
@@ -36,10 +35,10 @@ class ContextBuildRequest(BaseModel):
     frame: FrameName | None = Field(
         default=None, description="Use this frame instead of selecting one from the input."
     )
-    budget: Annotated[int, Field(ge=1, le=1_000_000)] | None = Field(
+    budget: Annotated[int, Field(ge=1, le=1_000_000), WholeNumber] | None = Field(
         default=None, description="Hard token limit; else the frame's budget, else the agent's."
     )
-    model: Annotated[str, Field(min_length=1, max_length=100), NoNul] | None = Field(
+    model: Annotated[Text, Field(min_length=1, max_length=100)] | None = Field(
         default=None, description="Target model: its tokenizer counts the budget."
     )
     now: Timestamp | None = Field(
@@ -51,7 +50,7 @@ class ContextBuildRequest(BaseModel):
     metadata: JsonObject | None = Field(
         default=None, description="Only memories whose metadata contains this JSON object."
     )
-    session_id: Annotated[str, Field(max_length=200), NoNul] | None = Field(
+    session_id: Annotated[Text, Field(max_length=200)] | None = Field(
         default=None, description="Reserved for conversation history; accepted and recorded."
     )
 
@@ -141,17 +140,15 @@ class ContextBuildResponse(BaseModel):
     parent_id: uuid.UUID | None = None
 
 
-class ContextRefreshRequest(BaseModel):
+class ContextRefreshRequest(RequestBody):
     """The conversation moved on: does the context still fit?"""
 
-    model_config = ConfigDict(extra="forbid")
-
-    context_id: uuid.UUID
+    context_id: Id
     input: InputText
     decision_point: bool = Field(
         default=False, description="The agent is about to act: rebuild for the decision."
     )
-    budget: Annotated[int, Field(ge=1, le=1_000_000)] | None = Field(
+    budget: Annotated[int, Field(ge=1, le=1_000_000), WholeNumber] | None = Field(
         default=None,
         description="The room left now; a context that no longer fits is rebuilt smaller.",
     )
@@ -174,26 +171,27 @@ class ContextRefreshResponse(BaseModel):
     delta: ContextDelta | None
 
 
-class ContextExpandRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ContextExpandRequest(RequestBody):
+    """A memory to open, and the context it was listed in."""
 
-    memory_id: uuid.UUID
-    context_id: uuid.UUID | None = None
+    memory_id: Id
+    context_id: Id | None = None
 
 
-class ContextFeedback(BaseModel):
-    """Which loaded memories the LLM used: their ids, or its reply to work them out from."""
+class UsedMemories(RequestBody):
+    """The memories of the context the LLM used, by id."""
 
-    model_config = ConfigDict(extra="forbid")
+    used_memory_ids: list[Id] = Field(max_length=1000)
 
-    used_memory_ids: list[uuid.UUID] | None = Field(default=None, max_length=1000)
-    reply: Annotated[str, Field(max_length=200_000), NoNul] | None = None
 
-    @model_validator(mode="after")
-    def _one_of_them(self) -> "ContextFeedback":
-        if (self.used_memory_ids is None) == (self.reply is None):
-            raise ValueError("send either used_memory_ids or reply")
-        return self
+class LlmReply(RequestBody):
+    """The LLM's reply: the service works out which loaded memories it refers to."""
+
+    reply: Annotated[Text, Field(max_length=200_000)]
+
+
+# One or the other: each closes its properties, so a body with both or neither fits neither.
+ContextFeedback = UsedMemories | LlmReply
 
 
 class ContextFeedbackResponse(BaseModel):

@@ -31,7 +31,7 @@ from app.context.schemas import (
 from app.context.search import SearchRepository, SearchSpec
 from app.context.types import FLEXIBLE_KINDS, FrameChoice, Vector
 from app.core.config import ContextSettings
-from app.core.errors import InvalidInput, NotFound
+from app.core.errors import NotFound
 from app.core.time import utcnow
 from app.providers.errors import ProviderError
 from app.tenants.models import Tenant
@@ -83,9 +83,10 @@ async def choose_frame(
     """The requested frame, or the one the input selects among the agent's frames."""
     frames = effective_frames(agent.frames)
     if requested is not None and requested not in frames:
-        raise InvalidInput(
-            f"Frame '{requested}' does not exist for agent '{agent.name}'.",
-            loc=["body", "frame"],
+        # Whether the agent has a frame is stored state, not the request's form: 404.
+        raise NotFound(
+            f"Frame '{requested}' does not exist for agent '{agent.name}'; "
+            "use one of allowed_frames or PUT /agents/{agent_id}/frames/{name} first.",
             allowed_frames=sorted(frames),
         )
     return await engine.selector.choose(text, vector, frames, requested)

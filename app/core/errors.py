@@ -1,8 +1,7 @@
 """Typed domain errors and their RFC 9457 problem+json rendering."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from http import HTTPStatus
-from types import MappingProxyType
 
 import structlog
 from fastapi import FastAPI, Request
@@ -11,10 +10,15 @@ from fastapi.responses import JSONResponse
 from pydantic import JsonValue
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from app.core.db import database_unavailable
 
 PROBLEM_JSON = "application/problem+json"
+# Seconds a client should wait before retrying a 503 (the OpenAPI document promises the
+# header); the embedded database is started again within about that long.
+RETRY_AFTER_SECONDS = 2
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")
 log = structlog.get_logger(__name__)
 
 
@@ -23,7 +27,6 @@ class DomainError(Exception):
 
     status: int = 400
     title: str = "Bad request"
-    headers: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, detail: str, **extensions: object) -> None:
         super().__init__(detail)
@@ -56,26 +59,15 @@ class InvalidInput(DomainError):
         super().__init__(detail, errors=[{"loc": list(loc), "msg": detail}], **extensions)
 
 
-# Seconds a client waits before retrying while the database is unreachable; the embedded
-# server is restarted within about that long.
-RETRY_AFTER_SECONDS = 2
-
-
 class ServiceUnavailable(DomainError):
     status = 503
     title = "Service unavailable"
-    headers = MappingProxyType({"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def problem_response(
-    status: int,
-    title: str,
-    detail: str,
-    instance: str,
-    headers: Mapping[str, str] | None = None,
-    **extensions: object,
+    status: int, title: str, detail: str, instance: str, **extensions: object
 ) -> JSONResponse:
-    """Build an application/problem+json response."""
+    """Build an application/problem+json response, with the headers its status calls for."""
     body: dict[str, object] = {
         "type": "about:blank",
         "title": title,
@@ -84,15 +76,17 @@ def problem_response(
         "instance": instance,
         **extensions,
     }
-    all_headers = {**(headers or {}), **({"WWW-Authenticate": "Bearer"} if status == 401 else {})}
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=all_headers)
+    headers = {}
+    if status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    elif status == 503:
+        headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
 async def _domain_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DomainError)
-    return problem_response(
-        exc.status, exc.title, exc.detail, request.url.path, exc.headers, **exc.extensions
-    )
+    return problem_response(exc.status, exc.title, exc.detail, request.url.path, **exc.extensions)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -114,7 +108,23 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     title = HTTPStatus(exc.status_code).phrase
-    return problem_response(exc.status_code, title, str(exc.detail), request.url.path)
+    response = problem_response(exc.status_code, title, str(exc.detail), request.url.path)
+    # Starlette's headers say what the client needs next, e.g. a 405's Allow.
+    response.headers.update(exc.headers or {})
+    if exc.status_code == 405:
+        response.headers["Allow"] = _allowed_methods(request)
+    return response
+
+
+def _allowed_methods(request: Request) -> str:
+    """Every method the path takes. Starlette's Allow names the methods of the first route that
+    matched the path only, and a path such as /memories/{memory_id} has one route per method."""
+    allowed = []
+    for method in _METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] is Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return ", ".join(allowed)
 
 
 async def _database_error(request: Request, exc: Exception) -> JSONResponse:

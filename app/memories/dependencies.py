@@ -8,6 +8,7 @@ from pydantic import JsonValue, TypeAdapter
 
 from app.core.errors import InvalidInput
 from app.core.fields import JsonObject
+from app.core.openapi import json_content
 from app.deps import ProvidersDep, SettingsDep
 from app.memories.service import MemoryContext
 
@@ -28,7 +29,7 @@ def _metadata_filter(
         str | None,
         Query(
             description='JSON object the memory metadata must contain, e.g. {"topic": "redis"}.',
-            examples=['{"topic": "redis"}'],
+            json_schema_extra=json_content(_JSON_OBJECT, example={"topic": "redis"}),
         ),
     ] = None,
 ) -> dict[str, JsonValue] | None:

@@ -53,21 +53,6 @@ ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-# What DELETE does to each kind (nothing is erased); decisions are never deleted.
-DELETE_ACTION = {
-    "fact": "invalidate",
-    "procedure": "retire",
-    "censor": "retire",
-    "episode": "archive",
-}
-# States that DELETE leaves as they are.
-FINAL_STATES = {
-    "fact": ("inactive",),
-    "procedure": ("retired",),
-    "censor": ("retired",),
-    "episode": ("archived",),
-}
-
 CORE_AFTER_CONFIRMATIONS = 3
 PROCEDURE_MIN_ACTIVATIONS = 5
 CENSOR_ESCALATE_AFTER = 5
@@ -77,9 +62,9 @@ CENSOR_RETIRE_AFTER_FALSE_POSITIVES = 3
 class NotAnAction(Exception):
     """The action does not exist for this kind."""
 
-    def __init__(self, kind: str, action: str) -> None:
+    def __init__(self, kind: str, state: str, action: str) -> None:
         super().__init__(f"'{action}' is not an action for a {kind}")
-        self.allowed = sorted(ALLOWED[kind])
+        self.allowed = allowed_actions(kind, state)
 
 
 class NotNow(Exception):
@@ -87,6 +72,14 @@ class NotNow(Exception):
 
     def __init__(self, kind: str, state: str, action: str) -> None:
         super().__init__(f"a {kind} in state '{state}' cannot '{action}'")
+        self.allowed = allowed_actions(kind, state)
+
+
+class Incomplete(Exception):
+    """The action needs a field for this kind that the request left out."""
+
+    def __init__(self, kind: str, state: str, message: str) -> None:
+        super().__init__(message)
         self.allowed = allowed_actions(kind, state)
 
 
@@ -115,7 +108,7 @@ def apply(kind: str, state: str, fields: dict[str, JsonValue], update: MemoryUpd
     """Apply one action; raises NotAnAction or NotNow when it makes no sense."""
     action = update.action
     if action not in ALLOWED[kind]:
-        raise NotAnAction(kind, action)
+        raise NotAnAction(kind, state, action)
     if state not in ALLOWED[kind][action]:
         raise NotNow(kind, state, action)
 
@@ -138,7 +131,11 @@ def apply(kind: str, state: str, fields: dict[str, JsonValue], update: MemoryUpd
             return Transition("superseded", superseded_by=newer)
         case Invalidate():
             return Transition("inactive")
-        case RecordActivation(success=success) if kind == "procedure":
+        case RecordActivation(success=None) if kind == "procedure":
+            raise Incomplete(
+                kind, state, "a procedure's activation needs `success` (true or false)"
+            )
+        case RecordActivation(success=bool(success)) if kind == "procedure":
             return _procedure_activation(fields, success)
         case RecordActivation():
             activations = _count(fields, "activation_count") + 1
@@ -159,12 +156,10 @@ def apply(kind: str, state: str, fields: dict[str, JsonValue], update: MemoryUpd
             return Transition("archived")
         case Retire():
             return Transition("retired")
-    raise NotAnAction(kind, action)  # pragma: no cover - the match covers every action
+    raise NotAnAction(kind, state, action)  # pragma: no cover - the match covers every action
 
 
-def _procedure_activation(fields: dict[str, JsonValue], success: bool | None) -> Transition:
-    if success is None:
-        raise ValueError("success is required when a procedure is activated")
+def _procedure_activation(fields: dict[str, JsonValue], success: bool) -> Transition:
     activations = _count(fields, "activation_count") + 1
     successes = _count(fields, "success_count") + int(success)
     effectiveness = successes / activations

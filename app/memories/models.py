@@ -40,6 +40,12 @@ class Memory(Base):
         Index("ix_memory_agent_created", "agent_id", text("created_at DESC"), text("id DESC")),
         Index("ix_memory_agent_kind_state", "agent_id", "kind", "state"),
         Index("ix_memory_agent_timeline", "agent_id", "occurred_at", "seq"),
+        # Erasing a memory looks up the facts it superseded (few: the index holds only those).
+        Index(
+            "ix_memory_superseded_by",
+            "superseded_by",
+            postgresql_where=text("superseded_by IS NOT NULL"),
+        ),
         Index(
             "ix_memory_metadata",
             "metadata",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import JsonValue
-from sqlalchemy import Table, bindparam, func, select, text, tuple_, update
+from sqlalchemy import Table, bindparam, delete, func, select, text, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
@@ -34,9 +34,14 @@ class MemoryRepository:
         await self.session.flush()
 
     async def get(
-        self, tenant_id: uuid.UUID, memory_id: uuid.UUID, *, for_update: bool = False
+        self,
+        tenant_id: uuid.UUID,
+        memory_id: uuid.UUID,
+        *,
+        for_update: bool = False,
+        kept: bool = False,
     ) -> tuple[Memory, Agent] | None:
-        """A memory of the tenant with its agent."""
+        """A memory of the tenant with its agent; `kept` locks it against deletion only."""
         query = (
             select(Memory, Agent)
             .join(Agent, Agent.id == Memory.agent_id)
@@ -45,6 +50,8 @@ class MemoryRepository:
         if for_update:
             # Re-read the row under the lock even if this session loaded it before.
             query = query.with_for_update(of=Memory).execution_options(populate_existing=True)
+        elif kept:
+            query = query.with_for_update(of=Memory, read=True, key_share=True)
         row = (await self.session.execute(query)).first()
         return (row[0], row[1]) if row else None
 
@@ -72,6 +79,16 @@ class MemoryRepository:
             query = query.where(tuple_(Memory.created_at, Memory.id) < tuple_(*after))
         query = query.order_by(Memory.created_at.desc(), Memory.id.desc()).limit(limit)
         return list(await self.session.scalars(query))
+
+    async def erase(self, memory_id: uuid.UUID, successor_id: uuid.UUID | None) -> None:
+        """Delete a memory (its jobs go with it, by the foreign key's cascade). Facts it had
+        superseded now point at its own successor, or at none when it had none."""
+        await self.session.execute(
+            update(Memory)
+            .where(Memory.superseded_by == memory_id)
+            .values(superseded_by=successor_id, updated_at=utcnow())
+        )
+        await self.session.execute(delete(Memory).where(Memory.id == memory_id))
 
     async def texts_for_embedding(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
         rows = await self.session.execute(

@@ -6,10 +6,13 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Query, Request
 
 from app.agents.schemas import AgentName
+from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.idempotency import request_fingerprint
+from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
 from app.memories import service
+from app.memories.cursor import CURSOR_PATTERN
 from app.memories.dependencies import IdempotencyKey, MemoryCtx, MetadataFilter
 from app.memories.examples import CREATE_EXAMPLES, UPDATE_EXAMPLES
 from app.memories.repository import MemoryFilter
@@ -25,7 +28,13 @@ from app.memories.schemas import (
 )
 from app.tenants.dependencies import CurrentTenant
 
-router = APIRouter(tags=["memories"])
+router = APIRouter(
+    tags=["memories"],
+    route_class=JsonBodyRoute,
+    responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent or a memory
+)
+# A retried POST whose Idempotency-Key was used for another request answers 409.
+_WRITE = problems(409, *WITH_BODY)
 
 
 def _idempotency(request: Request, key: str | None, body: str) -> service.Idempotency | None:
@@ -34,7 +43,7 @@ def _idempotency(request: Request, key: str | None, body: str) -> service.Idempo
     return service.Idempotency(key, request_fingerprint("POST", request.url.path, body))
 
 
-@router.post("/agents/{agent_id}/memories", status_code=201)
+@router.post("/agents/{agent_id}/memories", status_code=201, responses=_WRITE)
 async def create_memory(
     agent_id: AgentName,
     body: Annotated[MemoryCreate, Body(openapi_examples=CREATE_EXAMPLES)],
@@ -56,7 +65,7 @@ async def create_memory(
     return result.memories[0]
 
 
-@router.post("/agents/{agent_id}/memories/batch", status_code=201)
+@router.post("/agents/{agent_id}/memories/batch", status_code=201, responses=_WRITE)
 async def create_memory_batch(
     agent_id: AgentName,
     body: MemoryBatchCreate,
@@ -96,7 +105,14 @@ async def list_memories(
             description="Words to search for (web-search syntax); best matches first.",
         ),
     ] = None,
-    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    cursor: Annotated[
+        str | None,
+        Query(
+            pattern=CURSOR_PATTERN,
+            description="`next_cursor` of the page before: `<microseconds since 1970 UTC>_<id>`. "
+            "Any such position lists the memories written before it.",
+        ),
+    ] = None,
     limit: Annotated[int | None, Query(ge=1)] = None,
 ) -> MemoryPage:
     """List an agent's memories, newest first (or best match for `q`), with filters."""
@@ -115,7 +131,7 @@ async def get_memory(
     return await service.read_memory(session, ctx, tenant, memory_id)
 
 
-@router.patch("/memories/{memory_id}")
+@router.patch("/memories/{memory_id}", responses=problems(409, *WITH_BODY))
 async def update_memory(
     memory_id: uuid.UUID,
     body: Annotated[MemoryUpdate, Body(openapi_examples=UPDATE_EXAMPLES)],
@@ -123,13 +139,11 @@ async def update_memory(
     tenant: CurrentTenant,
     ctx: MemoryCtx,
 ) -> MemoryRead:
-    """Move a memory through its lifecycle; 409 lists the actions its state allows."""
+    """Move a memory through its lifecycle; 409 lists the actions it takes now."""
     return await service.update_memory(session, ctx, tenant, memory_id, body)
 
 
-@router.delete("/memories/{memory_id}")
-async def delete_memory(
-    memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
-) -> MemoryRead:
-    """Retire or deactivate a memory (nothing is erased); decisions answer 409."""
-    return await service.delete_memory(session, ctx, tenant, memory_id)
+@router.delete("/memories/{memory_id}", status_code=204, responses=problems(409))
+async def delete_memory(memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant) -> None:
+    """Erase a memory; decisions are permanent (409). PATCH retires, invalidates or archives."""
+    await service.delete_memory(session, tenant, memory_id)

@@ -4,9 +4,9 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, Field, JsonValue
 
-from app.core.fields import JsonObject, Label, LongText, NoNul, Timestamp
+from app.core.fields import Id, JsonObject, Label, LongText, RequestBody, Text, Timestamp
 from app.core.fields import Line as ShortText
 
 Kind = Literal["decision", "fact", "procedure", "episode", "censor"]
@@ -30,16 +30,14 @@ State = Literal[
 ]
 Outcome = Literal["pending", "success", "partial", "failure"]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
-Domain = Annotated[str, Field(max_length=100), NoNul]
+Domain = Annotated[Text, Field(max_length=100)]
 Metadata = Annotated[
     JsonObject,
     Field(max_length=50, description="Free-form JSON, filterable with `metadata=` on the list."),
 ]
 
 
-class _MemoryCreateBase(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class _MemoryCreateBase(RequestBody):
     source: Label | None = Field(
         default=None, description="Where the memory came from (a tool, a user, a document)."
     )
@@ -91,14 +89,9 @@ class EpisodeCreate(_MemoryCreateBase):
     )
     detail: LongText
     started_at: Timestamp | None = None
-    ended_at: Timestamp | None = None
+    # Not compared with started_at: a rule across two fields cannot be said in the schema.
+    ended_at: Timestamp | None = Field(default=None, description="When it ended, as given.")
     participants: list[Label] = Field(default_factory=list, max_length=100)
-
-    @model_validator(mode="after")
-    def _ends_after_start(self) -> "EpisodeCreate":
-        if self.started_at and self.ended_at and self.ended_at < self.started_at:
-            raise ValueError("ended_at must not be before started_at")
-        return self
 
 
 class CensorCreate(_MemoryCreateBase):
@@ -117,10 +110,8 @@ MemoryCreate = Annotated[
 ]
 
 
-class MemoryBatchCreate(BaseModel):
+class MemoryBatchCreate(RequestBody):
     """Several memories written together: all are stored or none."""
-
-    model_config = ConfigDict(extra="forbid")
 
     memories: list[MemoryCreate] = Field(min_length=1)
 
@@ -197,8 +188,8 @@ class MemoryPage(BaseModel):
 # Updates: one action per request, each valid for some kinds and some states.
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Action(RequestBody):
+    """One lifecycle action on a memory."""
 
 
 class RecordOutcome(_Action):
@@ -225,7 +216,7 @@ class Supersede(_Action):
     """Fact: replaced by a newer fact of the same agent."""
 
     action: Literal["supersede"]
-    superseded_by: uuid.UUID
+    superseded_by: Id
 
 
 class Invalidate(_Action):

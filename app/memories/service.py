@@ -1,25 +1,22 @@
-"""Memories: write, read, list, update through their lifecycle, and retire."""
+"""Memories: write, read, list, update through their lifecycle, and erase."""
 
 import asyncio
-import base64
-import binascii
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
-from pydantic import JsonValue, TypeAdapter
+from pydantic import JsonValue
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.service import get_agent
 from app.core.config import Settings
 from app.core.errors import Conflict, InvalidInput, NotFound
-from app.core.fields import check_timestamp
 from app.core.idempotency import IdempotencyRepository
 from app.core.jobs import JobRepository
 from app.core.metrics import MEMORIES_WRITTEN
 from app.core.time import utcnow
 from app.memories import lifecycle
+from app.memories.cursor import decode_cursor, encode_cursor
 from app.memories.models import Memory
 from app.memories.repository import MemoryFilter, MemoryRepository
 from app.memories.representations import Rendered, render
@@ -41,7 +38,6 @@ _COUNTERS: dict[str, dict[str, JsonValue]] = {
     "procedure": {"activation_count": 0, "success_count": 0, "effectiveness": None},
     "censor": {"activation_count": 0, "false_positive_count": 0},
 }
-_UPDATE = TypeAdapter[MemoryUpdate](MemoryUpdate)
 
 
 @dataclass(frozen=True)
@@ -201,23 +197,6 @@ async def read_memory(
     return (await _reads(session, ctx, [memory], agent_name))[0]
 
 
-def encode_cursor(memory: Memory) -> str:
-    raw = f"{memory.created_at.isoformat()}|{memory.id}"
-    return base64.urlsafe_b64encode(raw.encode()).decode()
-
-
-def decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
-    """Read a cursor from `next_cursor`; 422 when it is not one."""
-    try:
-        created_at, memory_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
-        return check_timestamp(datetime.fromisoformat(created_at)), uuid.UUID(memory_id)
-    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
-        raise InvalidInput(
-            "This cursor is not one the service issued; pass `next_cursor` unchanged.",
-            loc=["query", "cursor"],
-        ) from exc
-
-
 async def list_memories(
     session: AsyncSession,
     ctx: MemoryContext,
@@ -228,13 +207,9 @@ async def list_memories(
     cursor: str | None,
     limit: int,
 ) -> MemoryPage:
-    """One page of an agent's memories, newest first."""
+    """One page of an agent's memories, newest first (best match first for a search, which
+    comes in one page); a cursor keeps to the memories written before its position."""
     agent = await get_agent(session, tenant, agent_name)
-    if cursor and where.text:
-        raise InvalidInput(
-            "A search (q) returns its best matches in one page; it takes no cursor.",
-            loc=["query", "cursor"],
-        )
     after = decode_cursor(cursor) if cursor else None
     rows = await MemoryRepository(session).page(agent.id, where, after=after, limit=limit + 1)
     page = rows[:limit]
@@ -248,17 +223,20 @@ async def list_memories(
 async def _check_successor(
     session: AsyncSession, tenant: Tenant, memory: Memory, successor_id: uuid.UUID
 ) -> None:
-    found = await MemoryRepository(session).get(tenant.id, successor_id)
-    loc = ["body", "superseded_by"]
+    # Which memories exist and what they are is stored state, not the request's form: 409.
+    # The successor is kept from being erased until this memory points at it.
+    found = await MemoryRepository(session).get(tenant.id, successor_id, kept=True)
     if successor_id == memory.id:
-        raise InvalidInput("A fact cannot supersede itself.", loc=loc)
+        raise Conflict("A fact cannot supersede itself.", superseded_by=str(successor_id))
     if found is None or found[0].agent_id != memory.agent_id or found[0].kind != "fact":
-        raise InvalidInput(
+        raise Conflict(
             f"superseded_by must be another fact of the same agent; {successor_id} is not.",
-            loc=loc,
+            superseded_by=str(successor_id),
         )
     if found[0].state in ("inactive", "superseded"):
-        raise InvalidInput(f"Fact {successor_id} is {found[0].state} itself.", loc=loc)
+        raise Conflict(
+            f"Fact {successor_id} is {found[0].state} itself.", superseded_by=str(successor_id)
+        )
 
 
 async def update_memory(
@@ -268,17 +246,14 @@ async def update_memory(
     memory_id: uuid.UUID,
     update: MemoryUpdate,
 ) -> MemoryRead:
-    """Apply one lifecycle action; 409 with the allowed actions when it makes no sense now."""
+    """Apply one lifecycle action; 409 with the allowed actions when the memory's kind or state
+    does not take it."""
     memory, agent_name = await _get(session, tenant, memory_id, for_update=True)
     fields: dict[str, JsonValue] = dict(memory.fields)
     try:
         transition = lifecycle.apply(memory.kind, memory.state, fields, update)
-    except lifecycle.NotAnAction as exc:
-        raise InvalidInput(str(exc), loc=["body", "action"], allowed_actions=exc.allowed) from exc
-    except lifecycle.NotNow as exc:
+    except (lifecycle.NotAnAction, lifecycle.NotNow, lifecycle.Incomplete) as exc:
         raise Conflict(str(exc), state=memory.state, allowed_actions=exc.allowed) from exc
-    except ValueError as exc:
-        raise InvalidInput(str(exc), loc=["body", "success"]) from exc
     if transition.superseded_by is not None:
         await _check_successor(session, tenant, memory, transition.superseded_by)
         memory.superseded_by = transition.superseded_by
@@ -309,21 +284,14 @@ async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -
     )
 
 
-async def delete_memory(
-    session: AsyncSession, ctx: MemoryContext, tenant: Tenant, memory_id: uuid.UUID
-) -> MemoryRead:
-    """Retire or deactivate a memory; nothing is erased, and decisions are never deleted."""
-    memory, agent_name = await _get(session, tenant, memory_id)
+async def delete_memory(session: AsyncSession, tenant: Tenant, memory_id: uuid.UUID) -> None:
+    """Erase a memory and its jobs; decisions are permanent records (409)."""
+    memory, _ = await _get(session, tenant, memory_id, for_update=True)
     if memory.kind == "decision":
         raise Conflict(
-            "Decisions are permanent records and cannot be deleted; record their outcome "
-            "with PATCH instead.",
+            "Decisions are permanent records and are never deleted; PATCH them instead: "
+            "`mark_pending` when the work is done, `record_outcome` when its result is known.",
             state=memory.state,
             allowed_actions=lifecycle.allowed_actions("decision", memory.state),
         )
-    if memory.state in lifecycle.FINAL_STATES[memory.kind]:
-        return (await _reads(session, ctx, [memory], agent_name))[0]
-    action = lifecycle.DELETE_ACTION[memory.kind]
-    return await update_memory(
-        session, ctx, tenant, memory_id, _UPDATE.validate_python({"action": action})
-    )
+    await MemoryRepository(session).erase(memory.id, memory.superseded_by)

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app.core.db import Database
+from app.core.openapi import problems
 from app.ops import service
 from app.ops.schemas import Health, Readiness
 
@@ -16,7 +17,7 @@ async def healthz() -> Health:
     return Health()
 
 
-@router.get("/readyz", responses={503: {"description": "Database unreachable or schema behind"}})
+@router.get("/readyz", responses=problems(503))
 async def readyz(request: Request) -> Readiness:
     """Readiness: the database answers and migrations are at head."""
     database: Database = request.app.state.database

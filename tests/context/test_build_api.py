@@ -139,7 +139,7 @@ async def test_default_budget_comes_from_the_frame(
     assert forced["totals"]["budget"] == 3000
 
 
-async def test_unknown_frame_is_422_with_the_known_ones(
+async def test_unknown_frame_is_404_with_the_known_ones(
     client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
 ) -> None:
     response = await client.post(
@@ -147,8 +147,8 @@ async def test_unknown_frame_is_422_with_the_known_ones(
         headers=tenancy.headers,
         json={"agent_id": "newton", "input": "x", "frame": "nope"},
     )
-    assert response.status_code == 422
-    assert response.json()["errors"][0]["loc"] == ["body", "frame"]
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "application/problem+json"
     assert "decision" in response.json()["allowed_frames"]
 
 

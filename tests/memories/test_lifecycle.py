@@ -54,7 +54,7 @@ def test_failing_procedure_becomes_ineffective() -> None:
 
 
 def test_procedure_activation_needs_its_result() -> None:
-    with pytest.raises(ValueError, match="success"):
+    with pytest.raises(lifecycle.Incomplete, match="success"):
         act("procedure", "active", {}, action="record_activation")
 
 

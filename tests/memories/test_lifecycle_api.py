@@ -1,8 +1,10 @@
-"""PATCH moves memories through their lifecycle; DELETE retires; nonsense answers 409."""
+"""PATCH moves memories through their lifecycle; DELETE erases; nonsense answers 409."""
 
 import httpx
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from tests.factories import Tenancy, decision, fact, put_agent, write
+from tests.factories import Tenancy, decision, fact, procedure, put_agent, write
 
 
 async def patch(
@@ -46,11 +48,26 @@ async def test_senseless_transition_is_409_with_allowed_actions(
     assert again.status_code == 409
     assert again.headers["content-type"] == "application/problem+json"
     assert (again.json()["state"], again.json()["allowed_actions"]) == ("reviewed", [])
-    wrong_kind = await patch(client, tenancy, memory["id"], action="confirm")
-    assert wrong_kind.status_code == 422
-    assert wrong_kind.json()["allowed_actions"] == ["mark_pending", "record_outcome"]
     unchanged = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
     assert unchanged["outcome"] == "failure"
+
+
+async def test_action_the_kind_does_not_have_is_409_with_allowed_actions(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    memory = await write(client, tenancy, decision())
+    wrong_kind = await patch(client, tenancy, memory["id"], action="confirm")
+    assert wrong_kind.status_code == 409
+    assert wrong_kind.headers["content-type"] == "application/problem+json"
+    problem = wrong_kind.json()
+    assert "'confirm' is not an action for a decision" in problem["detail"]
+    assert (problem["state"], problem["allowed_actions"]) == (
+        "recorded",
+        ["mark_pending", "record_outcome"],
+    )
+    read = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
+    assert read["state"] == "recorded"
 
 
 async def test_fact_confirm_supersede_invalidate(
@@ -87,8 +104,8 @@ async def test_supersede_needs_a_fact_of_the_same_agent(
         response = await patch(
             client, tenancy, mine["id"], action="supersede", superseded_by=successor
         )
-        assert response.status_code == 422
-        assert response.json()["errors"][0]["loc"] == ["body", "superseded_by"]
+        assert response.status_code == 409, response.text
+        assert response.json()["superseded_by"] == successor
     read = (await client.get(f"/memories/{mine['id']}", headers=tenancy.headers)).json()
     assert read["state"] == "new"
 
@@ -97,14 +114,13 @@ async def test_procedure_activation_and_censor_escalation(
     client: httpx.AsyncClient, tenancy: Tenancy
 ) -> None:
     await put_agent(client, tenancy)
-    procedure = await write(
-        client, tenancy, {"kind": "procedure", "name": "Deploy", "description": "Ship it."}
-    )
-    missing = await patch(client, tenancy, procedure["id"], action="record_activation")
-    assert missing.status_code == 422
+    deploy = await write(client, tenancy, procedure())
+    missing = await patch(client, tenancy, deploy["id"], action="record_activation")
+    assert missing.status_code == 409  # a censor takes it without `success`, a procedure not
+    assert "success" in missing.json()["detail"]
     for _ in range(5):
         result = await patch(
-            client, tenancy, procedure["id"], action="record_activation", success=True
+            client, tenancy, deploy["id"], action="record_activation", success=True
         )
     assert (result.json()["state"], result.json()["fields"]["effectiveness"]) == ("effective", 1.0)
     censor = await write(
@@ -117,18 +133,62 @@ async def test_procedure_activation_and_censor_escalation(
     assert escalated["representations"]["micro"]["text"].startswith("BLOCK: rm -rf")
 
 
-async def test_delete_retires_and_never_erases(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
+async def test_delete_erases_the_memory(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
     await put_agent(client, tenancy)
-    a_fact = await write(client, tenancy, fact())
+    a_fact = await write(client, tenancy, fact("The staging database is called pluto."))
+    kept = await write(client, tenancy, fact("The production database is called mars."))
+    url = f"/memories/{a_fact['id']}"
+    deleted = await client.delete(url, headers=tenancy.headers)
+    assert (deleted.status_code, deleted.content) == (204, b"")
+    for response in (
+        await client.get(url, headers=tenancy.headers),
+        await patch(client, tenancy, a_fact["id"], action="confirm"),
+        await client.post(
+            "/context/expand", json={"memory_id": a_fact["id"]}, headers=tenancy.headers
+        ),
+        await client.delete(url, headers=tenancy.headers),
+    ):
+        assert response.status_code == 404, response.text
+    listed = await client.get("/agents/newton/memories", headers=tenancy.headers)
+    assert [item["id"] for item in listed.json()["items"]] == [kept["id"]]
+    found = await client.get(
+        "/agents/newton/memories", params={"q": "pluto"}, headers=tenancy.headers
+    )
+    assert found.json()["items"] == []
+
+
+async def test_delete_takes_the_jobs_and_keeps_superseded_facts_pointing_forward(
+    client: httpx.AsyncClient, tenancy: Tenancy, connection: AsyncConnection
+) -> None:
+    await put_agent(client, tenancy)
+    first, second, third = [
+        await write(client, tenancy, fact(f"The API runs on port {port}."))
+        for port in (8080, 8000, 9000)
+    ]
+    await patch(client, tenancy, first["id"], action="supersede", superseded_by=second["id"])
+    await patch(client, tenancy, second["id"], action="supersede", superseded_by=third["id"])
+
+    await client.delete(f"/memories/{second['id']}", headers=tenancy.headers)
+    oldest = (await client.get(f"/memories/{first['id']}", headers=tenancy.headers)).json()
+    assert (oldest["state"], oldest["superseded_by"]) == ("superseded", third["id"])
+    await client.delete(f"/memories/{third['id']}", headers=tenancy.headers)
+    oldest = (await client.get(f"/memories/{first['id']}", headers=tenancy.headers)).json()
+    assert (oldest["state"], oldest["superseded_by"]) == ("superseded", None)
+    jobs = await connection.scalar(
+        text("SELECT count(*) FROM job WHERE memory_id IN (:second, :third)"),
+        {"second": second["id"], "third": third["id"]},
+    )
+    assert jobs == 0
+
+
+async def test_decisions_are_never_deleted(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
+    await put_agent(client, tenancy)
     a_decision = await write(client, tenancy, decision())
-    deleted = await client.delete(f"/memories/{a_fact['id']}", headers=tenancy.headers)
-    assert (deleted.status_code, deleted.json()["state"]) == (200, "inactive")
-    again = await client.delete(f"/memories/{a_fact['id']}", headers=tenancy.headers)
-    assert (again.status_code, again.json()["state"]) == (200, "inactive")
     refused = await client.delete(f"/memories/{a_decision['id']}", headers=tenancy.headers)
     assert refused.status_code == 409
-    assert "permanent" in refused.json()["detail"]
-    kept = await client.get(f"/memories/{a_fact['id']}", headers=tenancy.headers)
-    assert (
-        kept.json()["representations"]["full"]["text"] == a_fact["representations"]["full"]["text"]
-    )
+    problem = refused.json()
+    assert "permanent" in problem["detail"]
+    assert "mark_pending" in problem["detail"]
+    assert problem["allowed_actions"] == ["mark_pending", "record_outcome"]
+    kept = await client.get(f"/memories/{a_decision['id']}", headers=tenancy.headers)
+    assert kept.status_code == 200
