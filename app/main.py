@@ -63,7 +63,10 @@ def create_app(
             # Embed the built-in frames' examples now, not during the first build; a provider
             # that is down or slow delays that, not the start (builds use cue words meanwhile).
             engine: ContextEngine = app.state.context_engine
-            warming = asyncio.create_task(engine.selector.warm(BUILTIN_FRAMES), name="warm")
+            warming = asyncio.create_task(
+                engine.selector.warm(BUILTIN_FRAMES, settings.breaker.max_pause_seconds),
+                name="warm",
+            )
             await asyncio.wait({warming}, timeout=settings.context.embedding_deadline_seconds)
             if bootstrap_key:
                 await ensure_first_key(runtime.database, settings.data_dir)

@@ -48,10 +48,12 @@ async def open_database(settings: Settings) -> AsyncIterator[Database]:
 
 
 async def stop_task(task: "asyncio.Task[None]") -> None:
-    """Cancel a background task and wait until it has stopped."""
+    """Cancel a background task and wait until it has stopped; an error it ended with is
+    logged, not raised into the shutdown."""
     task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    await asyncio.wait({task})
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("task.failed", task=task.get_name(), exc_info=error)
 
 
 async def prepare_schema(

@@ -20,6 +20,7 @@ from app.core.config import (
 from app.core.db import Database
 from app.core.worker import Worker
 from app.main import attach_runtime, create_app
+from app.memories.repository import EmbeddingSpaceRepository
 from app.providers.container import Providers, build_providers
 from app.runtime import Runtime, build_handlers
 from tests.factories import Tenancy
@@ -48,6 +49,7 @@ async def open_stack(
     fake: FakeOpenAI,
     *,
     embed_model: str = EMBED_MODEL,
+    embed_timeout: float = 30.0,
     worker: WorkerSettings | None = None,
     breaker: BreakerSettings | None = None,
     context: ContextSettings | None = None,
@@ -61,6 +63,7 @@ async def open_stack(
                 api_key=SecretStr("sk-embed"),
                 model=embed_model,
                 dimensions=DIMENSIONS,
+                timeout_seconds=embed_timeout,
             ),
             "llm": LlmSettings(model=CHAT_MODEL, base_url=fake.url + "/v1", api_key=SecretStr("x")),
             "worker": worker or settings.worker,
@@ -69,6 +72,8 @@ async def open_stack(
         }
     )
     providers = build_providers(configured)
+    async with sessionmaker.begin() as session:  # as the service's start records it
+        await EmbeddingSpaceRepository(session).record(embed_model, DIMENSIONS)
     isolated = Database(database.engine, sessionmaker)
     runtime = Runtime(
         configured,

@@ -19,12 +19,13 @@ from tests.factories import Tenancy, fact, put_agent, write
 from tests.fake_openai import FakeOpenAI
 from tests.openai_stack import EMBED_MODEL, Stack, jobs, open_stack, read
 
-# Fast clocks: a retry after 10-50 ms, the breaker's pauses 50-100 ms, two attempts for a job
-# that fails for a reason of its own (an outage must not count against it).
+# Fast clocks: a job's retry is due after 5-10 ms, far sooner than the breaker's pauses of
+# 100-200 ms, so only the breaker keeps the worker from calling on every pass; two attempts
+# for a job that fails for a reason of its own (an outage must not count against it).
 WORKER = WorkerSettings(
-    in_process=False, max_attempts=2, backoff_base_seconds=0.01, backoff_max_seconds=0.05
+    in_process=False, max_attempts=2, backoff_base_seconds=0.005, backoff_max_seconds=0.01
 )
-BREAKER = BreakerSettings(failures_to_open=2, first_pause_seconds=0.05, max_pause_seconds=0.1)
+BREAKER = BreakerSettings(failures_to_open=2, first_pause_seconds=0.1, max_pause_seconds=0.2)
 DEADLINE = 0.3
 
 
@@ -157,8 +158,15 @@ async def test_builds_do_not_wait_for_a_hanging_provider(
 ) -> None:
     pause = BreakerSettings(failures_to_open=2, first_pause_seconds=1.0, max_pause_seconds=1.0)
     context = ContextSettings(embedding_deadline_seconds=DEADLINE)
+    timeout = 0.5  # the provider's own: a call a build stopped waiting for ends then
     async with open_stack(
-        settings, database, sessionmaker, fake, breaker=pause, context=context
+        settings,
+        database,
+        sessionmaker,
+        fake,
+        embed_timeout=timeout,
+        breaker=pause,
+        context=context,
     ) as stack:
         await put_agent(stack.client, tenancy)
         await write(stack.client, tenancy, fact("Deploys freeze on Fridays."))
@@ -170,10 +178,12 @@ async def test_builds_do_not_wait_for_a_hanging_provider(
         assert f"no answer within {DEADLINE} s" in body["input_embedding"]["reason"]
         assert "Deploys freeze on Fridays." in body["context"]  # found by its words
 
-        await build(stack, tenancy)  # the second miss in a row pauses the provider
-        seconds, body = await build(stack, tenancy)
-        assert seconds < DEADLINE  # not called at all while paused
+        await build(stack, tenancy)
+        await asyncio.sleep(timeout)  # both calls time out: two failures pause the provider
+        asked = len(fake.requests_to("/v1/embeddings"))
+        _, body = await build(stack, tenancy)
         assert "paused" in body["input_embedding"]["reason"]
+        assert len(fake.requests_to("/v1/embeddings")) == asked  # not called while paused
 
         fake.recover()
         await asyncio.sleep(pause.first_pause_seconds)

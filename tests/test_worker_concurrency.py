@@ -19,9 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.core.config import Settings
 from app.core.db import Database
 from app.core.jobs import ClaimedJob, JobRepository
-from app.core.worker import Worker
+from app.core.worker import ProviderGate, Worker
 from app.main import attach_runtime, create_app
-from app.providers.breaker import CircuitBreaker
 from app.providers.container import Providers
 from app.runtime import Runtime, build_handlers
 from tests.factories import Tenancy, fact, new_tenancy, put_agent, write
@@ -115,7 +114,7 @@ async def test_two_workers_run_every_job_exactly_once(
     jobs = await jobs_of(database, ids)
     assert len(jobs) == 40
     assert {(state, attempts) for state, attempts, _ in jobs} == {("done", 1)}
-    claimed_by = Counter(locked_by for _, _, locked_by in jobs)
+    claimed_by = Counter(locked_by.partition("/")[0] for _, _, locked_by in jobs if locked_by)
     assert claimed_by == {first.worker_id: taken[0], second.worker_id: taken[1]}
     async with database.sessionmaker() as session:
         unembedded = await session.scalar(
@@ -154,7 +153,10 @@ async def test_a_job_left_running_by_a_crashed_worker_is_claimed_again(
     async with database.sessionmaker.begin() as session:
         await session.execute(crash, {"ago": timedelta(seconds=lease + 1), "id": memory["id"]})
     assert await worker.drain() >= 1
-    assert await jobs_of(database, [memory["id"]]) == [("done", 2, worker.worker_id)]
+    [(state, attempts, locked_by)] = await jobs_of(database, [memory["id"]])
+    assert (state, attempts) == ("done", 2)
+    assert locked_by is not None
+    assert locked_by.startswith(f"{worker.worker_id}/")
     read = await committed_client.get(
         f"/memories/{memory['id']}", headers=committed_tenancy.headers
     )
@@ -176,7 +178,7 @@ async def test_a_worker_skips_jobs_another_transaction_holds_instead_of_waiting(
     held = database.sessionmaker()
     try:
         await held.begin()
-        holder = await JobRepository(held).claim("holder", "embed", 4, timedelta(minutes=5))
+        holder = await JobRepository(held).claim("holder/1", "embed", 4, timedelta(minutes=5))
         assert len(holder) == 4
         # Blocking on those locks would hang here; SKIP LOCKED takes the other four at once.
         taken = await asyncio.wait_for(worker.drain(), timeout=10)
@@ -204,7 +206,7 @@ class HeldUntilTwoInFlight:
 
     task = "embed"
     batch_size = 1
-    breaker: CircuitBreaker | None = None
+    breaker: ProviderGate | None = None
 
     def __init__(self) -> None:
         self.in_flight = 0
@@ -258,3 +260,98 @@ async def test_one_worker_runs_batches_side_by_side(
     assert {(state, attempts) for state, attempts, _ in await jobs_of(database, ids)} == {
         ("done", 1)
     }
+
+
+class SlowerThanTheLease:
+    """An embed handler that takes longer than a lease, then completes its jobs."""
+
+    task = "embed"
+    batch_size = 1
+    breaker: ProviderGate | None = None
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.runs = 0
+
+    async def run(
+        self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
+    ) -> dict[int, str]:
+        self.runs += 1
+        await asyncio.sleep(self.seconds)
+        async with sessionmaker.begin() as session:
+            await JobRepository(session).complete(jobs)
+        return {}
+
+
+async def test_a_job_running_longer_than_its_lease_is_not_taken_over(
+    committed_client: httpx.AsyncClient,
+    committed_tenancy: Tenancy,
+    committed_runtime: Runtime,
+    database: Database,
+) -> None:
+    ids = await facts_of_a_new_agent(committed_client, committed_tenancy, "Slow fact {n}.", 1)
+    short = committed_runtime.settings.worker.model_copy(
+        update={"lease_seconds": 1.0, "concurrency": 1}
+    )
+    slow = SlowerThanTheLease(2.5)
+    running = Worker(database.sessionmaker, [slow], short)
+    other = Worker(database.sessionmaker, [SlowerThanTheLease(0)], short)
+    stop = asyncio.Event()
+    task = asyncio.create_task(running.run(database.engine, stop))
+    try:
+        for _ in range(100):
+            if [state for state, _a, _w in await jobs_of(database, ids)] == ["running"]:
+                break
+            await asyncio.sleep(0.02)
+        for _ in range(50):  # the first worker renews its lease while the second keeps trying
+            assert await other.run_once() == 0
+            await asyncio.sleep(0.05)
+            if {state for state, _a, _w in await jobs_of(database, ids)} == {"done"}:
+                break
+    finally:
+        stop.set()
+        await task
+    assert slow.runs == 1
+    [(state, attempts, locked_by)] = await jobs_of(database, ids)
+    assert (state, attempts) == ("done", 1)
+    assert locked_by is not None
+    assert locked_by.startswith(running.worker_id)
+
+
+async def test_a_claim_taken_over_writes_nothing(
+    committed_client: httpx.AsyncClient,
+    committed_tenancy: Tenancy,
+    committed_runtime: Runtime,
+    database: Database,
+) -> None:
+    [memory_id] = await facts_of_a_new_agent(
+        committed_client, committed_tenancy, "Fenced fact {n}.", 1
+    )
+    lease = timedelta(seconds=10)
+    async with database.sessionmaker.begin() as session:
+        [first] = await JobRepository(session).claim("first/1", "embed", 1, lease)
+        # Its worker stalled past the lease; another claim takes the job over.
+        await session.execute(
+            text("UPDATE job SET locked_at = now() - interval '1 hour' WHERE id = :id"),
+            {"id": first.job_id},
+        )
+    async with database.sessionmaker.begin() as session:
+        [second] = await JobRepository(session).claim("second/1", "embed", 1, lease)
+    assert second.job_id == first.job_id
+
+    [embed] = list(build_handlers(committed_runtime.providers, committed_runtime.settings))
+    await embed.run(database.sessionmaker, [first])  # the stalled worker comes back
+
+    async def embedded_at() -> object:
+        async with database.sessionmaker() as session:
+            return await session.scalar(
+                text("SELECT embedded_at FROM memory WHERE id = CAST(:id AS uuid)"),
+                {"id": memory_id},
+            )
+
+    assert await embedded_at() is None  # its vector was not stored
+    assert await jobs_of(database, [memory_id]) == [("running", 2, "second/1")]
+
+    await embed.run(database.sessionmaker, [second])
+    assert await embedded_at() is not None
+    assert await jobs_of(database, [memory_id]) == [("done", 2, "second/1")]

@@ -86,26 +86,43 @@ class Database:
         await self.engine.dispose()
 
 
-# SQLSTATEs of a server that went away or is not taking connections: class 08 (connection
-# exceptions), admin shutdown, crash shutdown, cannot connect now (starting or stopping).
-_UNAVAILABLE_STATES = ("08", "57P01", "57P02", "57P03")
+# SQLSTATEs after which the same request is likely to pass if retried: class 08 (connection
+# exceptions), admin shutdown, crash shutdown, cannot connect now (starting or stopping), too
+# many connections, a serialization failure, a lost deadlock, a lock not available in time.
+_RETRYABLE_STATES = ("08", "57P01", "57P02", "57P03", "53300", "40001", "40P01", "55P03")
+_DRIVERS = ("asyncpg", "sqlalchemy")
 
 
 def database_unavailable(exc: BaseException) -> bool:
-    """Whether an error means the database cannot be reached now (gone, restarting, refusing
-    connections, or no pooled connection free in time) rather than a fault of the request."""
-    seen: set[int] = set()
+    """Whether an error says the database cannot serve this now (gone, restarting, refusing
+    connections, no pooled connection free in time, a lost deadlock) rather than that the
+    request or our code is at fault. Only the error's own causes are read, not the errors it
+    was raised while handling: a bug in an error path stays a bug."""
     current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
+    for _ in range(10):
+        if current is None:
+            return False
         if isinstance(current, DBAPIError) and current.connection_invalidated:
             return True
-        if isinstance(current, OSError | PoolTimeout):
+        if isinstance(current, PoolTimeout):
             return True
+        if isinstance(current, OSError) and _raised_by_driver(current):
+            return True  # connecting failed: refused, no socket, timed out
         sqlstate = getattr(current, "sqlstate", None)
-        if isinstance(sqlstate, str) and sqlstate.startswith(_UNAVAILABLE_STATES):
+        if isinstance(sqlstate, str) and sqlstate.startswith(_RETRYABLE_STATES):
             return True
-        current = current.__cause__ or current.__context__
+        orig = current.orig if isinstance(current, DBAPIError) else None
+        current = orig if isinstance(orig, BaseException) else current.__cause__
+    return False
+
+
+def _raised_by_driver(exc: BaseException) -> bool:
+    """Whether the error passed through the database driver (not, say, a file of ours)."""
+    trace = exc.__traceback__
+    while trace is not None:
+        if str(trace.tb_frame.f_globals.get("__name__", "")).startswith(_DRIVERS):
+            return True
+        trace = trace.tb_next
     return False
 
 

@@ -4,6 +4,7 @@ import asyncio
 import json
 import os
 import subprocess
+import threading
 from pathlib import Path
 from typing import Protocol, cast
 
@@ -43,6 +44,10 @@ class EmbeddedPostgres:
         self.pgdata = (data_dir / "pg").resolve()
         self.database_name = database_name
         self._server: _Server | None = None
+        # A restart and the stop run on threads of their own: the package's lock keeps other
+        # processes out, not other threads of this one.
+        self._restarting = threading.Lock()
+        self._stopping = False
 
     def start(self) -> str:
         """Start (or join) the server and return an asyncpg URL for the service's database."""
@@ -91,14 +96,15 @@ class EmbeddedPostgres:
         Blocking (pg_ctl): call from a thread. Raises when it cannot start yet, for example
         while the dead server's backends still hold its shared memory; call again later.
         """
-        server = self._server
-        if server is None or self._postmaster_alive():
-            return False
-        log.error("embedded_postgres.died", pgdata=str(self.pgdata))
-        with server._lock:
-            if self._postmaster_alive():
-                return False  # another process of this data directory restarted it
-            server.ensure_postgres_running()
+        with self._restarting:
+            server = self._server
+            if server is None or self._stopping or self._postmaster_alive():
+                return False
+            log.error("embedded_postgres.died", pgdata=str(self.pgdata))
+            with server._lock:
+                if self._postmaster_alive():
+                    return False  # another process of this data directory restarted it
+                server.ensure_postgres_running()
         log.warning("embedded_postgres.restarted", pgdata=str(self.pgdata))
         return True
 
@@ -108,10 +114,9 @@ class EmbeddedPostgres:
             await asyncio.sleep(interval_seconds)
             try:
                 await asyncio.to_thread(self.ensure_running)
-            except (subprocess.SubprocessError, OSError, AssertionError) as exc:
-                log.warning(
-                    "embedded_postgres.restart_failed", error=f"{type(exc).__name__}: {exc}"
-                )
+            except Exception:
+                # Not yet (its old backends still hold the shared memory, say): next second.
+                log.exception("embedded_postgres.restart_failed")
 
     def _postmaster_alive(self) -> bool:
         """Whether the postmaster named in postmaster.pid runs (a zombie does not)."""
@@ -124,9 +129,12 @@ class EmbeddedPostgres:
         return info is not None and processes.is_alive(info.pid)
 
     def stop(self) -> None:
-        """Stop the server when this process holds the last live handle on it."""
-        if self._server is not None:
-            with self._server._lock:
-                self._forget_dead_handles()  # a worker killed since we started, say
-            self._server.cleanup()
-            self._server = None
+        """Stop the server when this process holds the last live handle on it (after a
+        restart under way, which then is the one stopped)."""
+        self._stopping = True
+        with self._restarting:
+            if self._server is not None:
+                with self._server._lock:
+                    self._forget_dead_handles()  # a worker killed since we started, say
+                self._server.cleanup()
+                self._server = None

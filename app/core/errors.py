@@ -133,8 +133,9 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
         return await _unexpected_error(request, exc)
     log.warning("request.database_unavailable", path=request.url.path, error=str(exc)[:500])
     unavailable = ServiceUnavailable(
-        "The database cannot be reached right now; nothing was changed. "
-        f"Retry in {RETRY_AFTER_SECONDS} s."
+        f"The database cannot serve this request right now; retry in {RETRY_AFTER_SECONDS} s. "
+        "If it was a write, retry it with the same Idempotency-Key: should the database have "
+        "stored it before it went away, the retry returns that answer instead of a second copy."
     )
     return await _domain_error(request, unavailable)
 

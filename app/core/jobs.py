@@ -57,6 +57,9 @@ class Job(Base):
     task: Mapped[str] = mapped_column(String(16))
     state: Mapped[str] = mapped_column(String(16), default="queued")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Attempts that failed for a reason of the job's own (not an outage); `max_attempts` of
+    # those and it fails for good.
+    failures: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     max_attempts: Mapped[int] = mapped_column(Integer)
     run_after: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     locked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -69,13 +72,15 @@ class Job(Base):
 
 @dataclass(frozen=True)
 class ClaimedJob:
-    """A job this worker holds until it reports the outcome."""
+    """A job held under one claim until its outcome is reported. `claim` is written to the
+    job's `locked_by`: once another claim takes the job over, this one can change nothing."""
 
     job_id: int
-    worker_id: str
+    claim: str
     task: Task
     memory_id: uuid.UUID
     attempts: int
+    failures: int
     max_attempts: int
 
 
@@ -107,18 +112,24 @@ class JobRepository:
         await self.session.execute(select(func.pg_notify(NOTIFY_CHANNEL, task)))
 
     async def claim(
-        self, worker_id: str, task: str, limit: int, lease: timedelta, *, waiting: bool = False
+        self,
+        claim: str,
+        task: str,
+        limit: int,
+        lease: timedelta,
+        *,
+        include_backing_off: bool = False,
     ) -> list[ClaimedJob]:
         """Take up to `limit` due jobs of a task, oldest first, and the jobs whose lease ran out,
-        that nobody else holds; with `waiting`, queued jobs whose retry is not due yet too.
-        Times are the database's, so workers' clocks do not matter."""
+        that nobody else holds; with `include_backing_off`, queued jobs whose retry is not due
+        yet too. Times are the database's, so workers' clocks do not matter."""
         now = _now()
         queued = Job.state == "queued"
         due = (
             select(Job.id)
             .where(
                 Job.task == task,
-                (queued if waiting else queued & (Job.run_after <= now))
+                (queued if include_backing_off else queued & (Job.run_after <= now))
                 | ((Job.state == "running") & (Job.locked_at < now - lease)),
             )
             .order_by(Job.id)
@@ -133,74 +144,92 @@ class JobRepository:
                 state="running",
                 attempts=Job.attempts + 1,
                 locked_at=now,
-                locked_by=worker_id,
+                locked_by=claim,
                 updated_at=now,
             )
-            .returning(Job.id, Job.task, Job.memory_id, Job.attempts, Job.max_attempts)
+            .returning(
+                Job.id, Job.task, Job.memory_id, Job.attempts, Job.failures, Job.max_attempts
+            )
         )
         return [  # RETURNING comes in no particular order
-            ClaimedJob(r.id, worker_id, r.task, r.memory_id, r.attempts, r.max_attempts)
+            ClaimedJob(r.id, claim, r.task, r.memory_id, r.attempts, r.failures, r.max_attempts)
             for r in sorted(rows, key=lambda row: int(row.id))
         ]
 
-    async def renew(self, worker_id: str, job_ids: Sequence[int]) -> None:
-        """Extend the lease on jobs this worker is still running."""
+    async def renew(self, claim: str, job_ids: Sequence[int]) -> None:
+        """Extend the lease on jobs a claim is still running."""
         await self.session.execute(
             update(Job)
-            .where(Job.id.in_(job_ids), Job.locked_by == worker_id, Job.state == "running")
+            .where(Job.id.in_(job_ids), Job.locked_by == claim, Job.state == "running")
             .values(locked_at=_now())
         )
 
-    async def complete(self, jobs: Sequence[ClaimedJob]) -> None:
-        """Mark jobs done, unless another worker has taken them over meanwhile."""
+    async def complete(self, jobs: Sequence[ClaimedJob]) -> set[int]:
+        """Mark jobs done, unless another claim has taken them over meanwhile; the ids of those
+        still held (and now done). Write a job's results in the same transaction, and only for
+        these: the row lock keeps a new claim out until it commits."""
+        done: set[int] = set()
         now = _now()
-        for worker_id in {job.worker_id for job in jobs}:
-            await self.session.execute(
+        for claim in {job.claim for job in jobs}:
+            rows = await self.session.scalars(
                 update(Job)
                 .where(
-                    Job.id.in_([j.job_id for j in jobs if j.worker_id == worker_id]),
-                    Job.locked_by == worker_id,
+                    Job.id.in_([j.job_id for j in jobs if j.claim == claim]),
+                    Job.locked_by == claim,
                     Job.state == "running",
                 )
                 .values(
                     state="done", finished_at=now, updated_at=now, locked_at=None, last_error=None
                 )
+                .returning(Job.id)
             )
+            done.update(rows)
+        return done
 
-    async def retry_later(self, job: ClaimedJob, error: str, delay_seconds: float) -> None:
-        """Put a job back in the queue, due after `delay_seconds`, with the error it met."""
+    async def retry_later(
+        self, job: ClaimedJob, error: str, delay_seconds: float, *, own_fault: bool
+    ) -> None:
+        """Put a job back in the queue, due after `delay_seconds`, with the error it met;
+        `own_fault` counts the error against the job (an outage does not)."""
         await self._release(
             job,
             state="queued",
             last_error=error[:2000],
             run_after=_now() + timedelta(seconds=delay_seconds),
+            failures=Job.failures + 1 if own_fault else Job.failures,
         )
 
     async def fail(self, job: ClaimedJob, error: str) -> None:
         """Give up on a job for good; it stays visible with its error."""
-        await self._release(job, state="failed", last_error=error[:2000], finished_at=_now())
+        await self._release(
+            job,
+            state="failed",
+            last_error=error[:2000],
+            finished_at=_now(),
+            failures=Job.failures + 1,
+        )
 
     async def _release(self, job: ClaimedJob, **values: object) -> None:
         await self.session.execute(
             update(Job)
-            .where(Job.id == job.job_id, Job.locked_by == job.worker_id, Job.state == "running")
+            .where(Job.id == job.job_id, Job.locked_by == job.claim, Job.state == "running")
             .values(locked_at=None, updated_at=_now(), **values)
         )
 
-    async def owners_on(self, host: str) -> list[str]:
-        """The workers of one host that hold running jobs."""
+    async def holders_on(self, host_prefix: str) -> list[str]:
+        """The claims, on one host, that hold running jobs."""
         rows = await self.session.scalars(
             select(Job.locked_by)
-            .where(Job.state == "running", Job.locked_by.startswith(f"{host}:", autoescape=True))
+            .where(Job.state == "running", Job.locked_by.startswith(host_prefix, autoescape=True))
             .distinct()
         )
-        return [owner for owner in rows if owner is not None]
+        return [holder for holder in rows if holder is not None]
 
-    async def release_from(self, owners: Sequence[str]) -> int:
-        """Queue again, due now, the running jobs of workers that are gone; how many."""
+    async def release_from(self, claims: Sequence[str]) -> int:
+        """Queue again, due now, the running jobs of claims whose worker is gone; how many."""
         result = await self.session.execute(
             update(Job)
-            .where(Job.state == "running", Job.locked_by.in_(owners))
+            .where(Job.state == "running", Job.locked_by.in_(claims))
             .values(
                 state="queued",
                 locked_by=None,
@@ -211,8 +240,8 @@ class JobRepository:
         )
         return int(result.rowcount)  # type: ignore[attr-defined]  # CursorResult of an UPDATE
 
-    async def hurry(self, task: str) -> int:
-        """Make every waiting job of a task due now (its provider is back); how many."""
+    async def make_due_now(self, task: str) -> int:
+        """Make every job of a task that waits out a backoff due now; how many."""
         result = await self.session.execute(
             update(Job)
             .where(Job.task == task, Job.state == "queued", Job.run_after > _now())

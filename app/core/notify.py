@@ -6,6 +6,7 @@ import contextlib
 import structlog
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.core.db import database_unavailable
 from app.core.jobs import NOTIFY_CHANNEL
 
 log = structlog.get_logger(__name__)
@@ -23,7 +24,10 @@ async def listen_for_jobs(
         try:
             await _listen_until_closed(engine, wake, stop, check_seconds)
         except Exception as exc:
-            log.warning("worker.listen_failed", error=f"{type(exc).__name__}: {exc}")
+            if database_unavailable(exc):
+                log.warning("worker.listen_failed", error=f"{type(exc).__name__}: {exc}")
+            else:  # polling still finds the jobs; keep the cause in the log
+                log.exception("worker.listen_failed")
         await _pause(stop, check_seconds)
 
 

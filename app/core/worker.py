@@ -3,13 +3,12 @@ still succeed and fails only what never will."""
 
 import asyncio
 import contextlib
-import os
+import itertools
 import secrets
-import socket
 import time
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Protocol
+from typing import Literal, Protocol
 
 import structlog
 from sqlalchemy import text
@@ -21,10 +20,20 @@ from app.core.db import database_unavailable
 from app.core.jobs import ClaimedJob, JobRepository
 from app.core.metrics import JOB_DURATION, JOBS_PROCESSED
 from app.core.notify import listen_for_jobs
-from app.providers.breaker import CircuitBreaker
 from app.providers.errors import ProviderUnavailable
 
 log = structlog.get_logger(__name__)
+
+
+class ProviderGate(Protocol):
+    """A provider's circuit breaker, as the worker sees it."""
+
+    @property
+    def state(self) -> Literal["closed", "open", "trial"]: ...
+
+    def ready(self) -> bool: ...
+
+    def take_recovery(self) -> bool: ...
 
 
 class Handler(Protocol):
@@ -33,7 +42,7 @@ class Handler(Protocol):
     task: str
     batch_size: int
     # The breaker of the provider the task calls: no claims while it pauses calls.
-    breaker: CircuitBreaker | None
+    breaker: ProviderGate | None
 
     async def run(
         self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
@@ -42,20 +51,10 @@ class Handler(Protocol):
         ...
 
 
-def worker_identity() -> str:
-    """host:pid:process start (ms):token — enough to tell, on this host, whether it is gone."""
-    started = processes.started_at(os.getpid()) or 0.0
-    return f"{socket.gethostname()}:{os.getpid()}:{int(started * 1000)}:{secrets.token_hex(4)}"
-
-
-def is_gone(owner: str) -> bool:
-    """Whether the worker process of an identity (of this host) no longer runs."""
-    try:
-        _host, pid, started, _token = owner.rsplit(":", 3)
-        running_since = processes.started_at(int(pid))
-        return running_since is None or int(running_since * 1000) != int(started)
-    except ValueError:
-        return False  # not an identity of ours: its lease decides
+def claim_is_gone(claim: str) -> bool:
+    """Whether the worker process that made a claim (`identity:token/n`) has ended."""
+    worker_id = claim.partition("/")[0]
+    return processes.is_gone(worker_id.rpartition(":")[0])
 
 
 class Worker:
@@ -70,9 +69,10 @@ class Worker:
         self.sessionmaker = sessionmaker
         self.handlers = {handler.task: handler for handler in handlers}
         self.settings = settings
-        self.worker_id = worker_identity()
+        self.worker_id = f"{processes.identity()}:{secrets.token_hex(4)}"
+        self._claims = itertools.count(1)
         self._wake = asyncio.Event()
-        self._held: set[int] = set()  # jobs claimed and not settled: their leases are renewed
+        self._held: dict[str, list[int]] = {}  # claims not settled: their leases are renewed
         self._since_analyze = 0  # jobs run since the memory table's statistics were refreshed
 
     async def run_once(self) -> int:
@@ -86,21 +86,21 @@ class Worker:
                 continue
             # After a pause, the provider is tried with the oldest jobs, whatever their backoff.
             trial = handler.breaker is not None and handler.breaker.state == "open"
+            claim = f"{self.worker_id}/{next(self._claims)}"
             async with self.sessionmaker.begin() as session:
                 jobs = await JobRepository(session).claim(
-                    self.worker_id,
+                    claim,
                     task,
                     min(handler.batch_size, self.settings.batch_size),
                     timedelta(seconds=self.settings.lease_seconds),
-                    waiting=trial,
+                    include_backing_off=trial,
                 )
             if jobs:
-                ids = {job.job_id for job in jobs}
-                self._held |= ids
+                self._held[claim] = [job.job_id for job in jobs]
                 try:
                     await self._run_batch(handler, task, jobs)
                 finally:
-                    self._held -= ids
+                    del self._held[claim]
                 taken += len(jobs)
         self._since_analyze += taken
         return taken
@@ -113,8 +113,8 @@ class Worker:
             return True
         if breaker.take_recovery():
             async with self.sessionmaker.begin() as session:
-                hurried = await JobRepository(session).hurry(task)
-            log.info("worker.provider_back", task=task, jobs_due_now=hurried)
+                due = await JobRepository(session).make_due_now(task)
+            log.info("worker.provider_back", task=task, jobs_due_now=due)
         return breaker.ready()
 
     async def _run_batch(self, handler: Handler, task: str, jobs: Sequence[ClaimedJob]) -> None:
@@ -122,7 +122,7 @@ class Worker:
         structlog.contextvars.bind_contextvars(job_ids=[job.job_id for job in jobs])
         try:
             rejected = await handler.run(self.sessionmaker, jobs)
-        except (ProviderUnavailable, OSError, TimeoutError) as exc:
+        except ProviderUnavailable as exc:
             await self._retry(task, jobs, _describe(exc), transient=True)
         except Exception as exc:
             transient = database_unavailable(exc)
@@ -140,17 +140,18 @@ class Worker:
     async def _retry(
         self, task: str, jobs: Sequence[ClaimedJob], error: str, *, transient: bool
     ) -> None:
-        """Queue the jobs again after a backoff; a job failing for a reason of its own fails
-        for good after `max_attempts`, a provider or database outage never makes it fail."""
+        """Queue the jobs again after a backoff. A job failing for a reason of its own fails
+        for good after `max_attempts` such failures; an outage never counts against it."""
         failed = 0
         async with self.sessionmaker.begin() as session:
             repository = JobRepository(session)
             for job in jobs:
-                if not transient and job.attempts >= job.max_attempts:
+                if not transient and job.failures + 1 >= job.max_attempts:
                     await repository.fail(job, error)
                     failed += 1
                 else:
-                    await repository.retry_later(job, error, self._backoff(job.attempts))
+                    delay = self._backoff(job.attempts)
+                    await repository.retry_later(job, error, delay, own_fault=not transient)
         JOBS_PROCESSED.labels(task, "failed").inc(failed)
         JOBS_PROCESSED.labels(task, "retried").inc(len(jobs) - failed)
         log.warning(
@@ -207,13 +208,14 @@ class Worker:
         make every waiting job due now (the provider, or its settings, may have changed)."""
         async with self.sessionmaker.begin() as session:
             repository = JobRepository(session)
-            gone = [o for o in await repository.owners_on(socket.gethostname()) if is_gone(o)]
+            holders = await repository.holders_on(f"{processes.this_host()}:")
+            gone = [claim for claim in holders if claim_is_gone(claim)]
             reclaimed = await repository.release_from(gone) if gone else 0
-            hurried = [await repository.hurry(task) for task in self.handlers]
+            due = [await repository.make_due_now(task) for task in self.handlers]
         if reclaimed:
-            log.info("worker.reclaimed", jobs=reclaimed, dead_workers=gone)
-        if any(hurried):
-            log.info("worker.retrying_now", jobs=sum(hurried))
+            log.info("worker.reclaimed", jobs=reclaimed, dead_claims=gone)
+        if any(due):
+            log.info("worker.retrying_now", jobs=sum(due))
 
     async def run(self, engine: AsyncEngine, stop: asyncio.Event) -> None:
         """Work until `stop` is set, woken by NOTIFY on new jobs and by a poll interval.
@@ -270,15 +272,20 @@ class Worker:
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), self.settings.lease_seconds / 3)
-            if not self._held:
+            held = dict(self._held)
+            if not held:
                 continue
             try:
                 async with self.sessionmaker.begin() as session:
-                    await JobRepository(session).renew(self.worker_id, sorted(self._held))
+                    repository = JobRepository(session)
+                    for claim, job_ids in held.items():
+                        await repository.renew(claim, job_ids)
             except Exception as exc:
-                # Another worker takes the jobs over once the lease runs out; our results
-                # are then not written over theirs.
-                log.warning("worker.lease_not_renewed", error=_describe(exc))
+                # Another worker takes the jobs over once the lease runs out; results of a
+                # claim it took over are not written.
+                if not database_unavailable(exc):
+                    raise
+                log.warning("worker.lease_not_renewed", error=_describe(exc)[:500])
 
 
 def _describe(exc: BaseException) -> str:

@@ -39,7 +39,7 @@ async def check_embedding_model(
     memory in the background; returns how many memories were queued for that.
     """
     spaces = EmbeddingSpaceRepository(session)
-    space = await spaces.get()
+    space = await spaces.get(for_update=True)  # two starts at once re-embed only once
     if space is not None and space.model == model:
         return 0
     if space is None or not await MemoryRepository(session).any_embedded():

@@ -39,9 +39,10 @@ class MemoryRepository:
         memory_id: uuid.UUID,
         *,
         for_update: bool = False,
-        kept: bool = False,
+        lock_against_delete: bool = False,
     ) -> tuple[Memory, Agent] | None:
-        """A memory of the tenant with its agent; `kept` locks it against deletion only."""
+        """A memory of the tenant with its agent; `lock_against_delete` keeps it from being
+        erased (and nothing else) until the transaction ends."""
         query = (
             select(Memory, Agent)
             .join(Agent, Agent.id == Memory.agent_id)
@@ -50,7 +51,7 @@ class MemoryRepository:
         if for_update:
             # Re-read the row under the lock even if this session loaded it before.
             query = query.with_for_update(of=Memory).execution_options(populate_existing=True)
-        elif kept:
+        elif lock_against_delete:
             query = query.with_for_update(of=Memory, read=True, key_share=True)
         row = (await self.session.execute(query)).first()
         return (row[0], row[1]) if row else None
@@ -168,8 +169,17 @@ class EmbeddingSpaceRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def get(self) -> EmbeddingSpace | None:
-        return await self.session.get(EmbeddingSpace, 1)
+    async def get(self, *, for_update: bool = False) -> EmbeddingSpace | None:
+        """The row; `for_update` holds other starts that check it until this one commits."""
+        return await self.session.get(EmbeddingSpace, 1, with_for_update=for_update)
+
+    async def model(self) -> str | None:
+        """The model the stored vectors come from, held steady until the transaction ends
+        (a re-embedding that switches it waits)."""
+        found = await self.session.scalar(
+            select(EmbeddingSpace.model).where(EmbeddingSpace.id == 1).with_for_update(read=True)
+        )
+        return found
 
     async def record(self, model: str, dimensions: int) -> None:
         """The vectors stored from now on come from this model."""

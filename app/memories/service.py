@@ -225,7 +225,7 @@ async def _check_successor(
 ) -> None:
     # Which memories exist and what they are is stored state, not the request's form: 409.
     # The successor is kept from being erased until this memory points at it.
-    found = await MemoryRepository(session).get(tenant.id, successor_id, kept=True)
+    found = await MemoryRepository(session).get(tenant.id, successor_id, lock_against_delete=True)
     if successor_id == memory.id:
         raise Conflict("A fact cannot supersede itself.", superseded_by=str(successor_id))
     if found is None or found[0].agent_id != memory.agent_id or found[0].kind != "fact":

@@ -7,9 +7,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.jobs import ClaimedJob, JobRepository
-from app.memories.repository import MemoryRepository
+from app.core.worker import ProviderGate
+from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
 from app.memories.representations import SUMMARY_MAX_TOKENS
-from app.providers.breaker import CircuitBreaker
 from app.providers.embeddings import GuardedEmbedder
 from app.providers.errors import ProviderRejected, ProviderUnavailable
 from app.providers.summarizer import GuardedSummarizer
@@ -41,7 +41,7 @@ class EmbedMemories:
     def __init__(self, embedder: GuardedEmbedder, batch_size: int) -> None:
         self.embedder = embedder
         self.batch_size = batch_size
-        self.breaker: CircuitBreaker | None = embedder.breaker
+        self.breaker: ProviderGate | None = embedder.breaker
 
     async def run(
         self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
@@ -66,14 +66,27 @@ class EmbedMemories:
         except ProviderRejected:
             vectors, rejected = await self._one_by_one(texts)
         async with sessionmaker.begin() as session:
-            await MemoryRepository(session).set_embeddings(
-                [(m, texts[m], vector) for m, vector in vectors.items()],
-                self.embedder.model_name,
-            )
-            await JobRepository(session).complete(
+            await self._check_model(session)
+            held = await JobRepository(session).complete(
                 [job for job in jobs if job.memory_id not in rejected]
             )
+            # Only the jobs this claim still held: another worker may have taken the others over.
+            stored = {job.memory_id for job in jobs if job.job_id in held}
+            await MemoryRepository(session).set_embeddings(
+                [(m, texts[m], vector) for m, vector in vectors.items() if m in stored],
+                self.embedder.model_name,
+            )
         return {job.job_id: rejected[job.memory_id] for job in jobs if job.memory_id in rejected}
+
+    async def _check_model(self, session: AsyncSession) -> None:
+        """Vectors of this process's model are stored only while it is the recorded one: a
+        process left running on the old settings after a change of model writes none."""
+        recorded = await EmbeddingSpaceRepository(session).model()
+        if recorded is not None and recorded != self.embedder.model_name:
+            raise ProviderUnavailable(
+                f"the stored vectors now come from {recorded!r} and this process embeds with "
+                f"{self.embedder.model_name!r}: restart it with the new embedding settings"
+            )
 
     async def _one_by_one(
         self, texts: Mapping[uuid.UUID, str]
@@ -99,7 +112,7 @@ class SummarizeMemory:
     def __init__(self, summarizer: GuardedSummarizer, tokens: TokenCounter) -> None:
         self.summarizer = summarizer
         self.tokens = tokens
-        self.breaker: CircuitBreaker | None = summarizer.breaker
+        self.breaker: ProviderGate | None = summarizer.breaker
 
     async def run(
         self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
@@ -133,6 +146,8 @@ class SummarizeMemory:
         summary = await self.summarizer.summarize(full_text, SUMMARY_MAX_TOKENS)
         counts = await asyncio.to_thread(self.tokens.counts, summary)
         async with sessionmaker.begin() as session:
+            if not await JobRepository(session).complete([job]):
+                return  # taken over by another claim: its result is the one kept
             current = await MemoryRepository(session).get_by_id(job.memory_id)
             if current is not None and current.full_text == full_text:
                 current.summary, current.summary_source = summary, "llm"
@@ -141,4 +156,3 @@ class SummarizeMemory:
                     enc: {**levels, "summary": by_encoding[enc]}
                     for enc, levels in current.token_counts.items()
                 }
-            await JobRepository(session).complete([job])

@@ -7,7 +7,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.core.db import Database
 from app.core.worker import Worker
 from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model, reembed_all
-from app.memories.repository import EmbeddingSpaceRepository
+from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
+from app.providers.embeddings import LOCAL_MODEL
 from app.runtime import StartupError, prepare_schema
 from tests.factories import Tenancy, fact, put_agent, write
 
@@ -49,15 +50,19 @@ async def test_another_model_is_refused_only_when_vectors_of_the_old_one_are_sto
     await put_agent(client, tenancy)
     await write(client, tenancy, fact())  # not embedded yet: nothing to mix
     assert await check("model-a") == 0
-    assert await check("model-b") == 0  # switching before any vector is stored is free
+    assert await check(LOCAL_MODEL) == 0  # switching before any vector is stored is free
 
-    await worker.drain()  # now a vector is stored, recorded as model-b's
+    await worker.drain()  # now a vector is stored, by the local model
     with pytest.raises(EmbeddingModelChanged, match="python -m app reembed"):
         await check("model-c")
-    assert await check("model-b") == 0
+    assert await check(LOCAL_MODEL) == 0
     async with sessionmaker.begin() as session:
         queued = await check_embedding_model(session, "model-c", 384, reembed=True, max_attempts=3)
         space = await EmbeddingSpaceRepository(session).get()
     assert space is not None
     assert space.model == "model-c"
     assert queued >= 1
+    # This process still embeds with the local model: it stores none of its vectors now.
+    assert await worker.drain() >= 1
+    async with sessionmaker() as session:
+        assert not await MemoryRepository(session).any_embedded()

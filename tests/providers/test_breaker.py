@@ -102,20 +102,54 @@ async def test_while_the_trial_runs_other_calls_are_refused_and_an_answer_closes
     assert not breaker.take_recovery()  # said once
 
 
-async def test_a_missed_deadline_counts_as_a_failure() -> None:
+async def test_a_missed_deadline_is_the_callers_and_the_calls_own_end_is_counted() -> None:
     breaker = CircuitBreaker("embeddings", SETTINGS, Clock())
+    answers = asyncio.Event()
 
-    async def hangs() -> str:
-        await asyncio.Event().wait()
-        return "never"
+    async def slow() -> str:
+        await answers.wait()
+        return "answer"
 
     for _ in range(3):
         with pytest.raises(ProviderUnavailable, match=r"no answer within 0\.01 s"):
-            await breaker.call(hangs, deadline=0.01)
+            await breaker.call(slow, deadline=0.01)
+    assert state(breaker) == "closed"  # slow is not down: the calls go on
+    answers.set()
+    await asyncio.sleep(0.01)
+    assert state(breaker) == "closed"
+
+    async def times_out() -> str:
+        await asyncio.sleep(0.02)
+        raise TimeoutError  # the provider's own timeout, after the caller's deadline
+
+    for _ in range(3):
+        with pytest.raises(ProviderUnavailable, match="within"):
+            await breaker.call(times_out, deadline=0.01)
+    await asyncio.sleep(0.05)
     assert state(breaker) == "open"
 
 
-async def test_a_rejected_input_is_an_answer_and_a_cancelled_trial_frees_the_next() -> None:
+async def test_a_trial_that_outlived_its_opening_does_not_reopen_the_breaker() -> None:
+    clock = Clock()
+    breaker = CircuitBreaker("embeddings", SETTINGS, clock)
+    await fail(breaker, 3)
+    clock.now += 1.0
+    release = asyncio.Event()
+
+    async def slow_failure() -> str:
+        await release.wait()
+        raise ProviderUnavailable("late")
+
+    stale = asyncio.create_task(breaker.call(slow_failure))
+    await asyncio.sleep(0)
+    breaker._succeeded()  # another call (begun before the pause) got an answer meanwhile
+    release.set()
+    with pytest.raises(ProviderUnavailable):
+        await stale
+    assert state(breaker) == "closed"  # one late failure, below failures_to_open
+
+
+async def test_a_rejected_input_is_an_answer_and_a_caller_leaving_does_not_end_the_trial() -> None:
     clock = Clock()
     breaker = CircuitBreaker("embeddings", SETTINGS, clock)
     await fail(breaker, 3)
@@ -126,9 +160,18 @@ async def test_a_rejected_input_is_an_answer_and_a_cancelled_trial_frees_the_nex
 
     await fail(breaker, 3)
     clock.now += 2.0
-    trial = asyncio.create_task(breaker.call(asyncio.Event().wait))
+    answers = asyncio.Event()
+
+    async def slow() -> str:
+        await answers.wait()
+        return "answer"
+
+    caller = asyncio.create_task(breaker.call(slow))
     await asyncio.sleep(0)
-    trial.cancel()
+    caller.cancel()  # a build's client went away
     with pytest.raises(asyncio.CancelledError):
-        await trial
-    assert breaker.ready()  # the next call is the trial instead
+        await caller
+    assert state(breaker) == "trial"  # the call goes on, and its answer decides
+    answers.set()
+    await asyncio.sleep(0.01)
+    assert state(breaker) == "closed"
