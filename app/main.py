@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from app.agents.router import router as agents_router
 from app.context.engine import ContextEngine
-from app.context.frames import BUILTIN_FRAMES
+from app.context.frame_catalogue import BUILTIN_FRAMES
 from app.context.router import router as context_router
 from app.core.config import Settings
 from app.core.errors import install_error_handlers

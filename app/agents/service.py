@@ -12,7 +12,8 @@ from app.agents.schemas import (
     Identity,
     WorkingMemory,
 )
-from app.context.frames import BUILTIN_FRAMES, effective_frames
+from app.context.frame_catalogue import BUILTIN_FRAMES
+from app.context.frames import effective_frames
 from app.core.errors import NotFound
 from app.tenants.models import Tenant
 

@@ -1,10 +1,12 @@
-"""Token budget: the caps of the fixed layers and the shares of the flexible ones."""
+"""The budget step: the total, the caps of the fixed layers, the flexible pool and its shares
+between kinds, and how many strong hits bring their neighbours. Pure."""
 
 import re
 from dataclasses import dataclass
 from typing import Literal
 
 from app.context.types import FLEXIBLE_KINDS, FlexibleKind
+from app.core.config import ContextSettings
 
 # Seed 009: the layers of an 8,000-token context.
 REFERENCE_TOTAL = 8000
@@ -77,3 +79,19 @@ def plan_budget(
     if frame_budget is not None:
         return BudgetPlan(frame_budget, "frame", complexity(text))
     return BudgetPlan(agent_budget or default, "agent", complexity(text))
+
+
+def flexible_pool(total: int, fixed_used: int, scale: float) -> int:
+    """What the fixed layers leave for memories, scaled to what the input needs."""
+    return max(int((total - fixed_used) * scale), 0)
+
+
+_TOKENS_PER_HIT = 200  # a bigger budget has room for what happened around more of the hits
+
+
+def neighbour_hits(settings: ContextSettings, total: int) -> int:
+    """How many strong episode hits bring their timeline neighbours, for a budget."""
+    if settings.neighbour_hits == 0:
+        return 0
+    scaled = total // _TOKENS_PER_HIT
+    return max(settings.neighbour_hits, min(scaled, settings.neighbour_hits_max))

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from app.context.assembly import Assembly
+from app.context.manifest import Assembly
 from app.context.schemas import ContextBuildResponse
 from app.core.metrics import (
     CONTEXT_BUILD_SECONDS,

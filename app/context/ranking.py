@@ -1,31 +1,16 @@
-"""Composite score of a candidate: relevance first, then frame, recency, outcome, usage, trust."""
+"""The rank step: a candidate's composite score, relevance first, then frame, recency, outcome,
+usage and trust, with the weights of the settings (`ContextSettings.weights`). Pure."""
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from app.context.periods import Period
 from app.context.types import Candidate, Frame, Scored
+from app.core.config import RankingWeights
 
 OUTCOME_BOOST = {"success": 1.2, "partial": 1.0, "failure": 0.8, "pending": 0.9}
 SUPERSEDED_FACTOR = 0.7
-
-
-@dataclass(frozen=True)
-class Weights:
-    """Weights of the composite (seed 009), plus the lexical, adjacency and period signals."""
-
-    semantic: float = 0.50
-    frame: float = 0.15
-    recency: float = 0.15
-    outcome: float = 0.10
-    usage: float = 0.05
-    confidence: float = 0.05
-    lexical: float = 0.15
-    adjacency: float = 0.10
-    period: float = 0.15
-    half_life_days: float = 30.0
 
 
 def relevance(candidate: Candidate, top_lexical: float) -> tuple[float, float]:
@@ -39,13 +24,15 @@ def rank(
     candidates: Sequence[Candidate],
     frame: Frame,
     now: datetime,
-    weights: Weights,
+    weights: RankingWeights,
+    half_life_days: float,
     period: Period | None = None,
 ) -> list[Scored]:
-    """Score every candidate and sort best first (ties broken by id, so builds are stable)."""
+    """Score every candidate and sort best first (ties broken by id, so builds are stable);
+    recency halves every `half_life_days` before `now`."""
     top_lexical = max((c.lexical for c in candidates), default=0.0)
     strength = {c.memory_id: sum(relevance(c, top_lexical)) / 2 for c in candidates}
-    decay = math.log(2) / weights.half_life_days
+    decay = math.log(2) / half_life_days
     # The frame says how much recency matters for this input (the seed's weight at 1).
     recency_weight = weights.recency * frame.recency
     now_seconds = now.timestamp()

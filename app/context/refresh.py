@@ -3,10 +3,12 @@
 import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.agents.models import Agent
 from app.agents.repository import AgentRepository
-from app.context import metrics
+from app.context import metrics, pipeline
 from app.context.engine import ContextEngine
 from app.context.frames import effective_frames
+from app.context.models import ContextBuild
 from app.context.repository import ContextRepository
 from app.context.schemas import (
     ContextBuildRequest,
@@ -15,7 +17,7 @@ from app.context.schemas import (
     ContextRefreshResponse,
     RefreshReason,
 )
-from app.context.service import build_context, choose_frame, embed_input, included_ids
+from app.context.types import FrameChoice, Vector
 from app.core.errors import NotFound
 from app.tenants.models import Tenant
 
@@ -24,29 +26,15 @@ async def refresh_context(
     session: AsyncSession, engine: ContextEngine, tenant: Tenant, request: ContextRefreshRequest
 ) -> ContextRefreshResponse:
     """Keep the context when it still fits the new input; otherwise rebuild it with the delta."""
-    repository = ContextRepository(session)
-    build = await repository.get_build(tenant.id, request.context_id)
-    if build is None:
-        raise NotFound(f"Context {request.context_id} does not exist.")
-    agent = await AgentRepository(session).by_id(tenant.id, build.agent_id)
-    if agent is None:  # a build's agent is never deleted; kept for the type checker
+    build = await ContextRepository(session).get_build(tenant.id, request.context_id)
+    agent = await AgentRepository(session).by_id(tenant.id, build.agent_id) if build else None
+    if build is None or agent is None:  # a build's agent is never deleted
         raise NotFound(f"Context {request.context_id} does not exist.")
     original = ContextBuildRequest.model_validate(build.request)
-    vector = (await embed_input(engine, request.input)).vector
-    choice = await choose_frame(engine, agent, request.input, vector, original.frame)
-
-    reasons: list[RefreshReason] = []
-    if choice.frame.name != build.frame:
-        reasons.append("frame_switch")
-    similarity = None
-    if vector is not None and build.centroid is not None:
-        similarity = round(float(np.dot(vector, np.asarray(build.centroid))), 4)
-        if similarity < engine.settings.drift_threshold:
-            reasons.append("topic_drift")
-    if request.decision_point:
-        reasons.append("decision_point")
-    if request.budget is not None and build.tokens_used > request.budget:
-        reasons.append("token_pressure")
+    vector = (await pipeline.embed_input(engine, request.input)).vector
+    choice = await pipeline.choose_frame(engine, agent, request.input, vector, original.frame)
+    similarity = _similarity(vector, build)
+    reasons = _reasons(engine, request, build, choice, similarity)
     metrics.observe_refresh(list(reasons))
     if not reasons:
         return ContextRefreshResponse(
@@ -57,33 +45,69 @@ async def refresh_context(
             build=None,
             delta=None,
         )
-
-    frame = original.frame
-    if request.decision_point and choice.frame.name != "decision":
-        frame = "decision" if "decision" in effective_frames(agent.frames) else frame
-    rebuilt = await build_context(
+    rebuilt = await pipeline.build(
         session,
         engine,
         tenant,
-        original.model_copy(
-            update={
-                "input": request.input,
-                "frame": frame,
-                "budget": request.budget if request.budget is not None else original.budget,
-            }
-        ),
+        _rebuild_request(original, request, choice, agent),
         parent_id=build.id,
     )
-    before, after = set(build.item_ids), set(included_ids(rebuilt))
+    before, after = set(build.item_ids), set(rebuilt.item_ids)
     delta = ContextDelta(
-        added=[m for m in included_ids(rebuilt) if m not in before],
+        added=[m for m in rebuilt.item_ids if m not in before],
         removed=[m for m in build.item_ids if m not in after],
     )
     return ContextRefreshResponse(
         refreshed=True,
         reasons=reasons,
         similarity=similarity,
-        frame=rebuilt.frame.name,
-        build=rebuilt,
+        frame=rebuilt.response.frame.name,
+        build=rebuilt.response,
         delta=delta,
+    )
+
+
+def _similarity(vector: Vector | None, build: ContextBuild) -> float | None:
+    """Of the new input to the built context (the centroid of its input and memories)."""
+    if vector is None or build.centroid is None:
+        return None
+    return round(float(np.dot(vector, np.asarray(build.centroid))), 4)
+
+
+def _reasons(
+    engine: ContextEngine,
+    request: ContextRefreshRequest,
+    build: ContextBuild,
+    choice: FrameChoice,
+    similarity: float | None,
+) -> list[RefreshReason]:
+    reasons: list[RefreshReason] = []
+    if choice.frame.name != build.frame:
+        reasons.append("frame_switch")
+    if similarity is not None and similarity < engine.settings.drift_threshold:
+        reasons.append("topic_drift")
+    if request.decision_point:
+        reasons.append("decision_point")
+    if request.budget is not None and build.tokens_used > request.budget:
+        reasons.append("token_pressure")
+    return reasons
+
+
+def _rebuild_request(
+    original: ContextBuildRequest,
+    request: ContextRefreshRequest,
+    choice: FrameChoice,
+    agent: Agent,
+) -> ContextBuildRequest:
+    """The original request with the new input (and budget); at a decision point, the
+    decision frame."""
+    frame = original.frame
+    if request.decision_point and choice.frame.name != "decision":
+        frame = "decision" if "decision" in effective_frames(agent.frames) else frame
+    return original.model_copy(
+        update={
+            "input": request.input,
+            "frame": frame,
+            "budget": request.budget if request.budget is not None else original.budget,
+        }
     )

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.context.models import ContextBuild
 from app.context.types import Censor
 from app.core.time import utcnow
+from app.memories.lifecycle import ACTIVE_CENSOR, REVIEWED_DECISION
 from app.memories.models import Memory
 
 
@@ -36,14 +37,18 @@ def _standing_query() -> CompoundSelect[Any]:
         .where(
             Memory.agent_id == agent,
             Memory.kind == "censor",
-            Memory.state.in_(("created", "active", "escalated")),
+            Memory.state.in_(ACTIVE_CENSOR),
         )
         .order_by(Memory.created_at, Memory.id)
         .limit(limit)
     )
     reviewed = (
         select(literal("reviewed").label("part"), *columns)
-        .where(Memory.agent_id == agent, Memory.kind == "decision", Memory.state == "reviewed")
+        .where(
+            Memory.agent_id == agent,
+            Memory.kind == "decision",
+            Memory.state == REVIEWED_DECISION,
+        )
         .order_by(Memory.updated_at.desc())
         .limit(limit)
     )

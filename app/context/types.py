@@ -3,7 +3,7 @@
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -12,6 +12,15 @@ FlexibleKind = Literal["decision", "fact", "procedure", "episode"]
 FLEXIBLE_KINDS: tuple[FlexibleKind, ...] = ("decision", "fact", "procedure", "episode")
 Detail = Literal["summary", "micro"]
 Vector = NDArray[np.float32]
+LeftOutReason = Literal["budget", "score", "duplicate"]
+
+
+class Tokens(Protocol):
+    """The target model's tokenizer."""
+
+    def count(self, text: str) -> int: ...
+
+    def truncate(self, text: str, max_tokens: int) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -60,13 +69,10 @@ class Candidate:
 
     memory_id: uuid.UUID
     kind: FlexibleKind
-    state: str
     micro: str
     summary: str
     semantic: float | None  # cosine similarity to the input; None before it is embedded
-    lexical: float  # full-text rank, 0 when the words do not match
-    vector_rank: int | None  # 1-based rank in the vector search
-    text_rank: int | None  # 1-based rank in the full-text search
+    lexical: float  # the summed rarity of the input's words it holds, 0 when none
     occurred_at: datetime
     seq: int = 0  # order of writing: orders memories that happened at the same time
     confidence: float | None = None
@@ -74,7 +80,6 @@ class Candidate:
     usage: int = 0  # references from feedback plus recorded activations
     superseded: bool = False
     embedding: Vector | None = None
-    title: str | None = None  # a procedure's name
     neighbour_of: uuid.UUID | None = None  # found next to a strong episode hit
 
 
@@ -95,3 +100,29 @@ class Censor:
     action: str
     pattern: str
     reason: str
+
+
+@dataclass(frozen=True)
+class Included:
+    """A memory in the context: at which detail, its rendered line and what it costs."""
+
+    scored: Scored
+    detail: Detail
+    tokens: int  # of its line, newline included
+    line: str
+
+
+@dataclass(frozen=True)
+class Excluded:
+    """A candidate left out, and why."""
+
+    scored: Scored
+    reason: LeftOutReason
+
+
+@dataclass(frozen=True)
+class InputEmbedding:
+    """The input's vector, or why there is none (memories are then found by words alone)."""
+
+    vector: Vector | None
+    reason: str | None = None

@@ -3,7 +3,7 @@
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -107,6 +107,23 @@ class WorkerSettings(BaseModel):
         return self
 
 
+class RankingWeights(BaseModel):
+    """Weights of a candidate's composite score (seed 009), plus the lexical, adjacency and
+    period signals: the only place they and their defaults are written."""
+
+    model_config = ConfigDict(frozen=True)
+
+    semantic: float = Field(default=0.50, ge=0)
+    frame: float = Field(default=0.15, ge=0)
+    recency: float = Field(default=0.15, ge=0)
+    outcome: float = Field(default=0.10, ge=0)
+    usage: float = Field(default=0.05, ge=0)
+    confidence: float = Field(default=0.05, ge=0)
+    lexical: float = Field(default=0.25, ge=0)
+    adjacency: float = Field(default=0.20, ge=0)
+    period: float = Field(default=0.15, ge=0)  # a day or month the input names
+
+
 class ContextSettings(BaseModel):
     """Context assembly: budgets, search sizes, ranking weights and refresh triggers."""
 
@@ -125,15 +142,7 @@ class ContextSettings(BaseModel):
     summary_share: float = Field(default=0.5, gt=0, le=1)
     drift_threshold: float = Field(default=0.5, ge=0, le=1)
     half_life_days: float = Field(default=30.0, gt=0)
-    weight_semantic: float = Field(default=0.50, ge=0)
-    weight_frame: float = Field(default=0.15, ge=0)
-    weight_recency: float = Field(default=0.15, ge=0)
-    weight_outcome: float = Field(default=0.10, ge=0)
-    weight_usage: float = Field(default=0.05, ge=0)
-    weight_confidence: float = Field(default=0.05, ge=0)
-    weight_lexical: float = Field(default=0.25, ge=0)
-    weight_adjacency: float = Field(default=0.20, ge=0)
-    weight_period: float = Field(default=0.15, ge=0)
+    weights: RankingWeights = RankingWeights()
 
 
 class Settings(BaseSettings):

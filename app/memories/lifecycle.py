@@ -53,6 +53,14 @@ ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# States a memory is left out of searches in: a fact proven wrong, a retired procedure (a
+# superseded fact is still searched, and ranked lower).
+UNSEARCHABLE: dict[str, tuple[str, ...]] = {"fact": ("inactive",), "procedure": ("retired",)}
+# States in which a censor is in force (those it can still be retired from).
+ACTIVE_CENSOR = ALLOWED["censor"]["retire"]
+# The state of a decision whose outcome is known (it feeds the calibration note).
+REVIEWED_DECISION = "reviewed"
+
 CORE_AFTER_CONFIRMATIONS = 3
 PROCEDURE_MIN_ACTIVATIONS = 5
 CENSOR_ESCALATE_AFTER = 5
@@ -119,7 +127,7 @@ def apply(kind: str, state: str, fields: dict[str, JsonValue], update: MemoryUpd
             changes: dict[str, JsonValue] = {"outcome": outcome}
             if notes is not None:
                 changes["outcome_notes"] = notes
-            new_state = "pending" if outcome == "pending" else "reviewed"
+            new_state = "pending" if outcome == "pending" else REVIEWED_DECISION
             return Transition(new_state, changes, outcome=outcome, rerender=True)
         case Confirm():
             confirmations = _count(fields, "confirmation_count") + 1

@@ -15,13 +15,11 @@ from app.core.idempotency import IdempotencyRepository
 from app.core.jobs import JobRepository
 from app.core.metrics import MEMORIES_WRITTEN
 from app.core.time import utcnow
-from app.memories import lifecycle
+from app.memories import lifecycle, records
 from app.memories.cursor import decode_cursor, encode_cursor
 from app.memories.models import Memory
 from app.memories.repository import MemoryFilter, MemoryRepository
-from app.memories.representations import Rendered, render
 from app.memories.schemas import (
-    EpisodeCreate,
     MemoryBatchRead,
     MemoryCreate,
     MemoryPage,
@@ -31,13 +29,6 @@ from app.memories.schemas import (
 from app.memories.views import to_read
 from app.providers.container import Providers
 from app.tenants.models import Tenant
-
-_COMMON_FIELDS = {"kind", "source", "metadata", "occurred_at"}
-_COUNTERS: dict[str, dict[str, JsonValue]] = {
-    "fact": {"confirmation_count": 0},
-    "procedure": {"activation_count": 0, "success_count": 0, "effectiveness": None},
-    "censor": {"activation_count": 0, "false_positive_count": 0},
-}
 
 
 @dataclass(frozen=True)
@@ -58,30 +49,6 @@ class Idempotency:
 
     key: str
     fingerprint: str
-
-
-def _token_counts(rendered: Rendered, ctx: MemoryContext) -> dict[str, dict[str, int]]:
-    counts = {
-        level: ctx.providers.tokens.counts(getattr(rendered, level))
-        for level in ("micro", "summary", "full")
-    }
-    return {enc: {level: counts[level][enc] for level in counts} for enc in counts["micro"]}
-
-
-def _render_all(
-    items: Sequence[tuple[str, dict[str, JsonValue]]], ctx: MemoryContext
-) -> list[tuple[Rendered, dict[str, dict[str, int]]]]:
-    results = []
-    for kind, fields in items:
-        rendered = render(kind, fields, ctx.providers.tokens, ctx.providers.extractive)
-        results.append((rendered, _token_counts(rendered, ctx)))
-    return results
-
-
-def _wants_llm(rendered: Rendered, counts: dict[str, dict[str, int]], ctx: MemoryContext) -> bool:
-    """Whether the LLM should rewrite this summary: extractive, and long enough to need it."""
-    full_tokens = counts[ctx.default_encoding]["full"]
-    return rendered.wants_llm_summary and full_tokens >= ctx.settings.llm.summary_min_tokens
 
 
 async def _reads(
@@ -123,42 +90,15 @@ async def create_memories(
         if stored is not None:
             return MemoryBatchRead.model_validate(stored)
     agent = await get_agent(session, tenant, agent_name)
-    prepared = [
-        (
-            item.kind,
-            {
-                **item.model_dump(mode="json", exclude=_COMMON_FIELDS),
-                **_COUNTERS.get(item.kind, {}),
-            },
-        )
-        for item in items
-    ]
+    fields = [records.fields_of(item) for item in items]
     # Summaries and token counts are CPU work: keep them off the event loop.
-    rendered = await asyncio.to_thread(_render_all, prepared, ctx)
+    kinds_and_fields = [(item.kind, own) for item, own in zip(items, fields, strict=True)]
+    rendered = await asyncio.to_thread(records.render_all, kinds_and_fields, ctx.providers)
     now = utcnow()
-    memories = []
-    for item, (kind, fields), (result, counts) in zip(items, prepared, rendered, strict=True):
-        started = item.started_at if isinstance(item, EpisodeCreate) else None
-        memories.append(
-            Memory(
-                id=uuid.uuid4(),
-                tenant_id=tenant.id,
-                agent_id=agent.id,
-                kind=kind,
-                state=lifecycle.INITIAL_STATE[kind],
-                fields=fields,
-                micro=result.micro,
-                summary=result.summary,
-                full_text=result.full,
-                summary_source=result.summary_source,
-                token_counts=counts,
-                confidence=getattr(item, "confidence", None),
-                outcome=getattr(item, "outcome", None),
-                source=item.source,
-                meta=item.metadata,
-                occurred_at=item.occurred_at or started or now,
-            )
-        )
+    memories = [
+        records.new_memory(tenant.id, agent.id, item, own, result, counts, now)
+        for item, own, (result, counts) in zip(items, fields, rendered, strict=True)
+    ]
     await MemoryRepository(session).add_all(memories)
     await _enqueue_jobs(
         session,
@@ -167,7 +107,7 @@ async def create_memories(
         summarize=[
             m.id
             for m, (r, counts) in zip(memories, rendered, strict=True)
-            if _wants_llm(r, counts, ctx)
+            if records.wants_llm_summary(r, counts, ctx.default_encoding, ctx.settings)
         ],
     )
     for memory in memories:
@@ -272,7 +212,9 @@ async def update_memory(
 async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -> None:
     """Recompute the representations after the fields changed, and queue what that needs."""
     fields: dict[str, JsonValue] = memory.fields
-    ((result, counts),) = await asyncio.to_thread(_render_all, [(memory.kind, fields)], ctx)
+    ((result, counts),) = await asyncio.to_thread(
+        records.render_all, [(memory.kind, fields)], ctx.providers
+    )
     full_changed = result.full != memory.full_text
     memory.micro, memory.summary, memory.full_text = result.micro, result.summary, result.full
     memory.summary_source, memory.token_counts = result.summary_source, counts
@@ -280,7 +222,9 @@ async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -
         session,
         ctx,
         embed=[memory.id] if full_changed else [],
-        summarize=[memory.id] if _wants_llm(result, counts, ctx) else [],
+        summarize=[memory.id]
+        if records.wants_llm_summary(result, counts, ctx.default_encoding, ctx.settings)
+        else [],
     )
 
 

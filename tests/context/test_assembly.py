@@ -1,4 +1,5 @@
-"""Assembly: layers, detail levels, and the hard budget over random inputs."""
+"""The pure end of a build (fill, render, trim, manifest): layers, detail levels, and the
+hard budget over random inputs."""
 
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -7,13 +8,17 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.assembly import FixedContent, Rules, assemble
-from app.context.ranking import Weights, rank
-from app.context.types import Candidate, Censor, FlexibleKind, Frame
+from app.context.fill import Rules
+from app.context.pipeline import assemble
+from app.context.ranking import rank
+from app.context.render import FixedContent
+from app.context.types import Candidate, Censor, FlexibleKind, Frame, Scored
+from app.core.config import ContextSettings
 from app.providers.container import Providers
 from app.providers.tokenizer import ENCODINGS
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
+SETTINGS = ContextSettings()
 FRAME = Frame(
     name="decision",
     description="Architecture decision detected.",
@@ -40,16 +45,18 @@ def candidate(
     return Candidate(
         memory_id=uuid.uuid4(),
         kind=kind,
-        state="new",
         micro=micro,
         summary=summary,
         semantic=semantic,
         lexical=0.0,
-        vector_rank=1,
-        text_rank=None,
         occurred_at=NOW - timedelta(days=age_days),
         embedding=None if vector is None else np.array(vector, dtype=np.float32),
     )
+
+
+def ranked_by_settings(candidates: list[Candidate]) -> list[Scored]:
+    """Ranked as the service ranks them, with the weights of its settings."""
+    return rank(candidates, FRAME, NOW, SETTINGS.weights, SETTINGS.half_life_days)
 
 
 def content(
@@ -95,7 +102,7 @@ def test_context_never_exceeds_its_budget(
         tokens,
         budget,
         content(identity, censors, working, note),
-        rank(candidates, FRAME, NOW, Weights()),
+        ranked_by_settings(candidates),
     )
     assert tokens.count(result.text) == result.tokens <= budget
     shown = {str(i.scored.candidate.memory_id) for layer in result.layers for i in layer.items}
@@ -117,7 +124,7 @@ def test_sections_follow_the_seed_order(providers: Providers) -> None:
         tokens,
         4000,
         content(censors=censors, working="Designing storage.", calibration="Recent accuracy: 97%."),
-        rank(candidates, FRAME, NOW, Weights()),
+        ranked_by_settings(candidates),
     )
     headers = [line for line in result.text.split("\n") if line.startswith("## ")]
     assert headers == [
@@ -141,7 +148,7 @@ def test_tight_budget_uses_micro_before_dropping(providers: Providers) -> None:
     candidates = [
         candidate("decision", long_summary, f"Chose bus {i}", 0.9 - i / 100) for i in range(6)
     ]
-    result = assemble(tokens, 200, content(identity=""), rank(candidates, FRAME, NOW, Weights()))
+    result = assemble(tokens, 200, content(identity=""), ranked_by_settings(candidates))
     details = [i.detail for layer in result.layers for i in layer.items]
     assert "micro" in details
     assert len(details) > 1  # micro lets more of them fit than summaries would
@@ -161,7 +168,7 @@ def test_past_the_summary_share_further_memories_come_as_one_liners(
         )
         for i in range(40)
     ]
-    ranked = rank(facts, FRAME, NOW, Weights())
+    ranked = ranked_by_settings(facts)
 
     def build(share: float) -> list[tuple[str, str]]:
         result = assemble(
@@ -187,7 +194,7 @@ def test_past_the_summary_share_further_memories_come_as_one_liners(
         tokens,
         160,
         content(identity=""),
-        rank([best, *rest], FRAME, NOW, Weights()),
+        ranked_by_settings([best, *rest]),
         rules=Rules(summary_share=0.01),
     )
     decisions = next(layer for layer in tight.layers if layer.name == "decisions").items
@@ -212,7 +219,7 @@ def test_irrelevant_and_duplicate_memories_are_left_out_with_a_reason(
         tokens,
         2000,
         content(),
-        rank(candidates, FRAME, NOW, Weights()),
+        ranked_by_settings(candidates),
         rules=Rules(min_similarity=0.2),
     )
     reasons = {e.scored.candidate.summary: e.reason for e in result.excluded}
@@ -228,7 +235,7 @@ def test_unused_share_flows_to_other_layers(providers: Providers) -> None:
         candidate("episode", f"Turn {i}: we talked about the trip to Paris.", f"Turn {i}", 0.8)
         for i in range(60)
     ]
-    result = assemble(tokens, 1000, content(identity=""), rank(episodes, FRAME, NOW, Weights()))
+    result = assemble(tokens, 1000, content(identity=""), ranked_by_settings(episodes))
     episodes_layer = next(layer for layer in result.layers if layer.name == "episodes")
     assert episodes_layer.used > episodes_layer.budget  # took what decisions etc. left
     assert result.tokens > 800

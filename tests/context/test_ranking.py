@@ -4,26 +4,29 @@ import dataclasses
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from app.context.frames import BUILTIN_FRAMES
-from app.context.ranking import Weights, rank
-from app.context.service import neighbour_hits
-from app.context.types import Candidate
+from app.context.budget import neighbour_hits
+from app.context.frame_catalogue import BUILTIN_FRAMES
+from app.context.ranking import rank
+from app.context.types import Candidate, Frame, Scored
 from app.core.config import ContextSettings
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
+SETTINGS = ContextSettings()
+
+
+def ranked(candidates: list[Candidate], frame: Frame) -> list[Scored]:
+    """Ranked with the weights the service ships with."""
+    return rank(candidates, frame, NOW, SETTINGS.weights, SETTINGS.half_life_days)
 
 
 def memory(semantic: float, age_days: float, **extra: object) -> Candidate:
     fields: dict[str, object] = {
         "memory_id": uuid.uuid4(),
         "kind": "fact",
-        "state": "new",
         "micro": "m",
         "summary": "s",
         "semantic": semantic,
         "lexical": 0.0,
-        "vector_rank": 1,
-        "text_rank": None,
         "occurred_at": NOW - timedelta(days=age_days),
         **extra,
     }
@@ -31,7 +34,7 @@ def memory(semantic: float, age_days: float, **extra: object) -> Candidate:
 
 
 def test_seed_components_and_weights() -> None:
-    (scored,) = rank([memory(0.8, 30, confidence=0.5)], BUILTIN_FRAMES["debug"], NOW, Weights())
+    (scored,) = ranked([memory(0.8, 30, confidence=0.5)], BUILTIN_FRAMES["debug"])
     parts = scored.components
     assert parts["semantic"] == 0.8
     assert abs(parts["recency"] - 0.5) < 1e-3  # 30-day half-life
@@ -49,12 +52,8 @@ def test_seed_components_and_weights() -> None:
 
 def test_relevance_beats_recency_for_questions_not_for_debugging() -> None:
     old_match, new_weak = memory(0.62, 180), memory(0.5, 0)
-    question = [
-        s.candidate for s in rank([old_match, new_weak], BUILTIN_FRAMES["question"], NOW, Weights())
-    ]
-    debug = [
-        s.candidate for s in rank([old_match, new_weak], BUILTIN_FRAMES["debug"], NOW, Weights())
-    ]
+    question = [s.candidate for s in ranked([old_match, new_weak], BUILTIN_FRAMES["question"])]
+    debug = [s.candidate for s in ranked([old_match, new_weak], BUILTIN_FRAMES["debug"])]
     assert question[0] is old_match
     assert debug[0] is new_weak
 
@@ -66,8 +65,7 @@ def test_outcome_usage_and_supersession() -> None:
     used = dataclasses.replace(base, memory_id=uuid.uuid4(), usage=100)
     superseded = dataclasses.replace(base, memory_id=uuid.uuid4(), superseded=True)
     scores = {
-        s.candidate.memory_id: s.score
-        for s in rank([base, failed, used, superseded], frame, NOW, Weights())
+        s.candidate.memory_id: s.score for s in ranked([base, failed, used, superseded], frame)
     }
     assert scores[used.memory_id] > scores[base.memory_id] > scores[failed.memory_id]
     assert scores[superseded.memory_id] < scores[failed.memory_id]

@@ -1,6 +1,6 @@
 """Hybrid search: the full number of rows for one agent among many, exact or by HNSW; words
 weighed by rarity; a memory both searches find, once with both ranks; the turns around the
-strongest episode hits."""
+strongest episode hits. Each search runs as a build runs it: the words, then the rest."""
 
 import uuid
 from typing import Any
@@ -11,8 +11,10 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.agents.repository import AgentRepository
-from app.context.search import SearchRepository, SearchSpec
-from app.context.types import Vector
+from app.context.corpus import CorpusStats
+from app.context.search import SearchRepository
+from app.context.search_sql import Neighbours, SearchSpec
+from app.context.types import Candidate, Vector
 from app.core.worker import Worker
 from app.providers.container import Providers
 from app.tenants.repository import TenantRepository
@@ -42,6 +44,17 @@ async def agent_id(session: AsyncSession, tenancy: Tenancy, name: str) -> uuid.U
     agent = await AgentRepository(session).get(tenant.id, name)
     assert agent is not None
     return agent.id
+
+
+async def search(
+    session: AsyncSession,
+    spec: SearchSpec,
+    vector: Vector | None,
+    neighbours: Neighbours = Neighbours(),  # noqa: B008 - frozen, never changed
+) -> list[Candidate]:
+    """Both halves of a search, with corpus figures of its own."""
+    repository = SearchRepository(session, CorpusStats())
+    return await repository.finish(spec, await repository.match_words(spec), vector, neighbours)
 
 
 def spec(agent: uuid.UUID, words: str, size: int, **changes: Any) -> SearchSpec:
@@ -79,11 +92,11 @@ async def test_filtered_vector_search_fills_the_limit(
         await session.execute(text("SET LOCAL enable_seqscan = off"))
         await session.execute(text("SET LOCAL enable_sort = off"))
         for exact in (True, False):
-            found = await SearchRepository(session).search(spec(newton, "", 40, exact=exact), query)
+            found = await search(session, spec(newton, "", 40, exact=exact), query)
             assert len(found) == 25, exact
             assert all(c.summary.startswith("newton note") for c in found)
-            assert all(c.vector_rank is not None and c.semantic is not None for c in found)
-        empty = await SearchRepository(session).search(spec(uuid.uuid4(), "database", 0), query)
+            assert all(c.semantic is not None for c in found)
+        empty = await search(session, spec(uuid.uuid4(), "database", 0), query)
         assert empty == []
 
 
@@ -98,24 +111,25 @@ async def test_rare_words_weigh_more_and_common_words_are_left_out(
     async with sessionmaker() as session:
         lexicon = await agent_id(session, tenancy, "lexicon")
 
-        async def search(common: int) -> dict[str, float]:
-            found = await SearchRepository(session).search(
+        async def by_words(common: int) -> dict[str, float]:
+            found = await search(
+                session,
                 spec(lexicon, "harbour lighthouse", 7, common_word_memories=common),
                 None,  # words only: nothing is embedded yet
             )
             return {c.summary: c.lexical for c in found}
 
-        weighed = await search(common=500)
+        weighed = await by_words(common=500)
         keeper = weighed.pop("the lighthouse keeper repaired the ferry ramp")
         assert len(weighed) == 6
         assert all(
             keeper > score > 0 for score in weighed.values()
         )  # one rare word beats a common one
         # "harbour" is in six memories: above a cap of five it no longer finds anything.
-        assert list(await search(common=5)) == ["the lighthouse keeper repaired the ferry ramp"]
+        assert list(await by_words(common=5)) == ["the lighthouse keeper repaired the ferry ramp"]
 
 
-async def test_a_memory_found_by_words_and_meaning_keeps_both_ranks(
+async def test_a_memory_found_by_words_and_meaning_comes_once_with_both_scores(
     client: httpx.AsyncClient,
     tenancy: Tenancy,
     worker: Worker,
@@ -132,19 +146,15 @@ async def test_a_memory_found_by_words_and_meaning_keeps_both_ranks(
     query = await embed(providers, "lighthouse maintenance")
     async with sessionmaker() as session:
         keeper = await agent_id(session, tenancy, "keeper")
-        found = await SearchRepository(session).search(
-            spec(keeper, "lighthouse maintenance", 3, vector_limit=3, text_limit=3), query
+        found = await search(
+            session, spec(keeper, "lighthouse maintenance", 3, vector_limit=3, text_limit=3), query
         )
     by_text = {c.summary: c for c in found}
     assert len(found) == 3  # each memory once, whichever search found it
     lamp = by_text["The lighthouse lamp is serviced every spring."]
-    assert lamp.text_rank is not None
-    assert lamp.vector_rank is not None
-    assert lamp.lexical > 0
+    assert lamp.lexical > 0  # found by its words (and by meaning: all three are the nearest)
     ferry = by_text["Ferry tickets are sold at the harbour office."]
-    assert ferry.text_rank is None
-    assert ferry.lexical == 0
-    assert ferry.vector_rank is not None
+    assert ferry.lexical == 0  # found by meaning alone
     for candidate in found:  # the cosine to the input, for word matches too
         assert candidate.embedding is not None
         assert candidate.semantic is not None
@@ -175,9 +185,9 @@ async def test_the_turns_around_the_strongest_episode_hits_come_along(
         ids.append((await write(client, tenancy, episode, agent="diary"))["id"])
     async with sessionmaker() as session:
         diary = await agent_id(session, tenancy, "diary")
-        search = SearchRepository(session)
-        around = {"kinds": ["episode"], "neighbour_hits": 1, "neighbour_window": 2}
-        found = await search.search(spec(diary, "signed pottery", 5, **around), None)
+        around = Neighbours(hits=1, window=2)
+        episodes = spec(diary, "signed pottery", 5, kinds=["episode"])
+        found = await search(session, episodes, None, around)
         by_id = {str(c.memory_id): c for c in found}
         # The first turn matches both words; the two after it come along. The second matched a
         # word too: it keeps its own score and learns whose neighbour it is.
@@ -187,15 +197,15 @@ async def test_the_turns_around_the_strongest_episode_hits_come_along(
         assert by_id[ids[2]].lexical == 0
         assert [str(by_id[i].neighbour_of) for i in ids[1:3]] == [ids[0], ids[0]]
         # Without neighbours the search finds only what matches.
-        alone = await search.search(spec(diary, "signed pottery", 5, kinds=["episode"]), None)
+        alone = await search(session, episodes, None)
         assert {str(c.memory_id) for c in alone} == set(ids[:2])
 
     await worker.drain()
     query = await embed(providers, "a puppy named Biscuit")
     async with sessionmaker() as session:
-        nearest = spec(diary, "", 5, **(around | {"vector_limit": 1, "neighbour_window": 1}))
-        found = await SearchRepository(session).search(nearest, query)
+        nearest = spec(diary, "", 5, kinds=["episode"], vector_limit=1)
+        found = await search(session, nearest, query, Neighbours(hits=1, window=1))
     by_id = {str(c.memory_id): c for c in found}
     assert set(by_id) == set(ids[2:5])  # the nearest turn by meaning and one on each side
-    assert by_id[ids[3]].vector_rank == 1
+    assert str(max(found, key=lambda c: c.semantic or 0.0).memory_id) == ids[3]
     assert all(str(by_id[i].neighbour_of) == ids[3] and by_id[i].semantic for i in (ids[2], ids[4]))

@@ -1,0 +1,202 @@
+"""The manifest step: what a build returns and stores besides its text. Pure.
+
+Each layer's budget, use and items (memory, kind, detail, tokens, score and its components), the
+candidates left out and why, the frame, the totals, whether the input was embedded, and the
+milliseconds of each stage.
+"""
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from app.context.budget import BudgetPlan
+from app.context.fill import FlexibleLayers
+from app.context.render import LEADING, FixedSections
+from app.context.schemas import ContextBuildResponse
+from app.context.types import (
+    FLEXIBLE_KINDS,
+    Excluded,
+    FlexibleKind,
+    FrameChoice,
+    Included,
+    InputEmbedding,
+    Scored,
+    Tokens,
+)
+
+LAYER_NAMES: dict[FlexibleKind, str] = {
+    "decision": "decisions",
+    "fact": "facts",
+    "procedure": "procedures",
+    "episode": "episodes",
+}
+_LEFT_OUT_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    budget: int
+    used: int
+    items: tuple[Included, ...] = ()
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """The context's text and tokens, its layers, and the candidates left out, best first."""
+
+    text: str
+    tokens: int
+    layers: list[Layer]
+    excluded: list[Excluded]
+
+    def included(self) -> list[Included]:
+        return [item for layer in self.layers for item in layer.items]
+
+    def included_ids(self) -> list[uuid.UUID]:
+        return [item.scored.candidate.memory_id for item in self.included()]
+
+
+def account(
+    tokens: Tokens,
+    fixed: FixedSections,
+    layers: FlexibleLayers,
+    shares: Mapping[FlexibleKind, int],
+    ranked: Sequence[Scored],
+    text: str,
+    count: int,
+) -> Assembly:
+    """The layers as they ended up; a candidate neither in nor left out already was left out
+    for the budget."""
+    included = layers.included_ids()
+    for scored in ranked:
+        key = str(scored.candidate.memory_id)
+        if key not in included and key not in layers.excluded:
+            layers.excluded[key] = Excluded(scored, "budget")
+
+    def fixed_layer(name: str) -> Layer:
+        section = fixed.sections.get(name)
+        return Layer(name, fixed.caps[name], tokens.count(section) if section is not None else 0)
+
+    result = [fixed_layer(name) for name in LEADING]
+    for kind in FLEXIBLE_KINDS:
+        items = tuple(sorted(layers.chosen[kind], key=lambda i: -i.scored.score))
+        result.append(Layer(LAYER_NAMES[kind], shares[kind], layers.used[kind], items))
+    result.append(fixed_layer("calibration"))
+    excluded = sorted(layers.excluded.values(), key=lambda e: -e.scored.score)
+    return Assembly(text, count, result, excluded)
+
+
+@dataclass(frozen=True)
+class Built:
+    """Everything a build decided, for its manifest."""
+
+    build_id: uuid.UUID
+    created_at: datetime
+    parent_id: uuid.UUID | None
+    agent_id: uuid.UUID
+    agent_name: str
+    choice: FrameChoice
+    plan: BudgetPlan
+    encoding: str
+    candidates: int
+    assembly: Assembly
+    embedding: InputEmbedding
+
+
+def centroid(built: Built) -> list[float] | None:
+    """The mean direction of the input and the memories in the context (for refresh)."""
+    vectors = [i.scored.candidate.embedding for i in built.assembly.included()]
+    parts = [v for v in [built.embedding.vector, *vectors] if v is not None]
+    if not parts:
+        return None
+    mean = np.mean(np.stack(parts), axis=0)
+    norm = float(np.linalg.norm(mean))
+    return (mean / norm).tolist() if norm > 0 else None
+
+
+def _score_parts(items: Sequence[Included]) -> list[dict[str, float]]:
+    """The score components of each item at 4 decimals, rounded in one numpy call."""
+    if not items:
+        return []
+    names = tuple(items[0].scored.components)  # every candidate has the same components
+    values = np.array([[item.scored.components[name] for name in names] for item in items])
+    return [dict(zip(names, row, strict=True)) for row in np.round(values, 4).tolist()]
+
+
+def _layers(assembly: Assembly) -> list[dict[str, object]]:
+    parts = iter(_score_parts(assembly.included()))
+    return [
+        {
+            "name": layer.name,
+            "budget": layer.budget,
+            "used": layer.used,
+            "items": [
+                {
+                    "memory_id": i.scored.candidate.memory_id,
+                    "kind": i.scored.candidate.kind,
+                    "detail": i.detail,
+                    "tokens": i.tokens,
+                    "score": i.scored.score,
+                    "components": next(parts),
+                }
+                for i in layer.items
+            ],
+        }
+        for layer in assembly.layers
+    ]
+
+
+def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildResponse:
+    """The response, validated in one call: a build returns a hundred items and more, and
+    pydantic checks nested plain data much faster than it constructs the models one by one."""
+    assembly, plan = built.assembly, built.plan
+    similarities = [
+        i.scored.components["semantic"]
+        for i in assembly.included()
+        if i.scored.candidate.semantic is not None
+    ]
+    left_out = [
+        {
+            "memory_id": e.scored.candidate.memory_id,
+            "kind": e.scored.candidate.kind,
+            "reason": e.reason,
+            "score": e.scored.score,
+        }
+        for e in assembly.excluded[:_LEFT_OUT_SHOWN]
+    ]
+    choice = built.choice
+    return ContextBuildResponse.model_validate(
+        {
+            "context_id": built.build_id,
+            "agent_id": built.agent_name,
+            "context": assembly.text,
+            "frame": {
+                "name": choice.frame.name,
+                "confidence": choice.confidence,
+                "source": choice.source,
+                "scores": choice.scores,
+            },
+            "layers": _layers(assembly),
+            "left_out": left_out,
+            "totals": {
+                "budget": plan.total,
+                "budget_source": plan.source,
+                "used": assembly.tokens,
+                "utilization": round(assembly.tokens / plan.total, 4),
+                "encoding": built.encoding,
+                "candidates": built.candidates,
+            },
+            "relevance": round(float(np.mean(similarities)), 4) if similarities else None,
+            "input_embedding": {
+                "embedded": built.embedding.vector is not None,
+                "reason": built.embedding.reason,
+            },
+            "timings_ms": dict(timings_ms),
+            "created_at": built.created_at,
+            "parent_id": built.parent_id,
+        }
+    )

@@ -1,0 +1,273 @@
+"""One context build, step by step (the map is in README.md beside this file):
+
+    gather (I/O) → frame → budget → search (I/O) → rank → fill → render → trim → manifest
+    → store (I/O)
+
+Gathering finds the agent, its standing constraints and reviewed decisions, and the input's word
+matches while the input is embedded on another thread. The steps from rank to manifest are pure
+functions over plain data, in modules named for them.
+"""
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass
+
+import numpy as np
+import structlog
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.agents.models import Agent
+from app.agents.service import get_agent
+from app.context import metrics
+from app.context.budget import flexible_pool, flexible_shares, neighbour_hits, plan_budget
+from app.context.calibration import calibrate
+from app.context.engine import ContextEngine
+from app.context.fill import DEFAULT_RULES, Rules, fill
+from app.context.frames import effective_frames
+from app.context.manifest import Assembly, Built, account, centroid, manifest
+from app.context.models import ContextBuild
+from app.context.periods import Period, mentioned_period
+from app.context.ranking import rank
+from app.context.render import (
+    FixedContent,
+    fit_fixed,
+    identity_text,
+    working_memory_text,
+)
+from app.context.repository import ContextRepository
+from app.context.schemas import ContextBuildRequest, ContextBuildResponse
+from app.context.search import SearchRepository
+from app.context.search_sql import Neighbours, SearchSpec, WordHits
+from app.context.trim import within_budget
+from app.context.types import (
+    FLEXIBLE_KINDS,
+    Censor,
+    FrameChoice,
+    InputEmbedding,
+    Scored,
+    Tokens,
+    Vector,
+)
+from app.core.errors import NotFound
+from app.core.time import utcnow
+from app.providers.errors import ProviderError
+from app.tenants.models import Tenant
+
+log = structlog.get_logger(__name__)
+
+
+class _Clock:
+    """Milliseconds spent in each stage of one build."""
+
+    def __init__(self) -> None:
+        self.started = self.mark = time.perf_counter()
+        self.stages: dict[str, float] = {}
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.stages[stage] = round((now - self.mark) * 1000, 3)
+        self.mark = now
+
+    def so_far(self) -> dict[str, float]:
+        """Every stage lapped, and the total since the start."""
+        total = round((time.perf_counter() - self.started) * 1000, 3)
+        return {**self.stages, "total": total}
+
+
+async def embed_input(engine: ContextEngine, text: str) -> InputEmbedding:
+    """The input's embedding. A build does not wait for it past its deadline, nor calls a
+    provider known to be down: words alone still find memories."""
+    try:
+        (vector,) = await engine.providers.embedder.embed(
+            [text], deadline=engine.settings.embedding_deadline_seconds
+        )
+    except ProviderError as exc:
+        log.warning("context.embedding_unavailable", error=str(exc))
+        return InputEmbedding(None, f"{exc}; memories were found by their words alone")
+    return InputEmbedding(np.asarray(vector, dtype=np.float32))
+
+
+async def choose_frame(
+    engine: ContextEngine, agent: Agent, text: str, vector: Vector | None, requested: str | None
+) -> FrameChoice:
+    """The requested frame, or the one the input selects among the agent's frames."""
+    frames = effective_frames(agent.frames)
+    if requested is not None and requested not in frames:
+        # Whether the agent has a frame is stored state, not the request's form: 404.
+        raise NotFound(
+            f"Frame '{requested}' does not exist for agent '{agent.name}'; "
+            "use one of allowed_frames or PUT /agents/{agent_id}/frames/{name} first.",
+            allowed_frames=sorted(frames),
+        )
+    return await engine.selector.choose(text, vector, frames, requested)
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """What a build reads before it knows its frame."""
+
+    agent: Agent
+    censors: list[Censor]
+    reviewed: list[tuple[float, str]]  # (confidence, outcome) of reviewed decisions
+    period: Period | None
+    spec: SearchSpec
+    words: WordHits
+    embedding: InputEmbedding
+
+
+async def gather(
+    session: AsyncSession,
+    engine: ContextEngine,
+    tenant: Tenant,
+    request: ContextBuildRequest,
+    search: SearchRepository,
+    clock: _Clock,
+) -> Gathered:
+    """The agent, its standing layers and the input's word matches, read while the input is
+    embedded on a thread (the clock's "words"); then the vector ("embed": the wait beyond)."""
+    embedding = asyncio.create_task(embed_input(engine, request.input))
+    try:
+        agent = await get_agent(session, tenant, request.agent_id)
+        censors, reviewed = await ContextRepository(session).standing(agent.id)
+        period = mentioned_period(request.input)
+        settings = engine.settings
+        size = await search.agent_size(agent.id)
+        spec = SearchSpec(
+            agent_id=agent.id,
+            words=request.input,
+            kinds=request.kinds or FLEXIBLE_KINDS,
+            metadata=request.metadata,
+            vector_limit=settings.vector_candidates,
+            text_limit=settings.text_candidates,
+            exact=size <= settings.exact_search_max_memories,
+            corpus_size=size,
+            common_word_memories=settings.common_word_memories,
+            period=period,
+        )
+        words = await search.match_words(spec)
+        clock.lap("words")
+        embedded = await embedding
+    finally:
+        embedding.cancel()  # a no-op once embedded; else the build failed and needs no vector
+    return Gathered(agent, censors, reviewed, period, spec, words, embedded)
+
+
+def assemble(
+    tokens: Tokens,
+    total: int,
+    content: FixedContent,
+    ranked: list[Scored],
+    *,
+    flexible_scale: float = 1.0,
+    rules: Rules = DEFAULT_RULES,
+) -> Assembly:
+    """The pure end of a build: the fixed sections within their caps, the memory layers filled
+    at their detail levels, the text rendered and held to `total` tokens, and its accounts."""
+    fixed = fit_fixed(tokens, content, total)
+    pool = flexible_pool(total, fixed.used(tokens), flexible_scale)
+    shares = flexible_shares(pool, content.frame.priorities)
+    layers = fill(tokens, ranked, pool, shares, rules)
+    text, count = within_budget(tokens, total, fixed, layers)
+    return account(tokens, fixed, layers, shares, ranked, text, count)
+
+
+@dataclass(frozen=True)
+class Build:
+    """A build as returned, and the memories it holds."""
+
+    response: ContextBuildResponse
+    item_ids: list[uuid.UUID]
+
+
+async def build(
+    session: AsyncSession,
+    engine: ContextEngine,
+    tenant: Tenant,
+    request: ContextBuildRequest,
+    *,
+    parent_id: uuid.UUID | None = None,
+) -> Build:
+    """Build the context for one input, store it, and record its metrics."""
+    clock, settings = _Clock(), engine.settings
+    search = SearchRepository(session, engine.corpus)
+    gathered = await gather(session, engine, tenant, request, search, clock)
+    agent, vector = gathered.agent, gathered.embedding.vector
+    encoding = engine.providers.tokens.encoding_for_model(request.model or agent.model)
+    clock.lap("embed")
+    choice = await choose_frame(engine, agent, request.input, vector, request.frame)
+    plan = plan_budget(
+        request.budget,
+        choice.frame.default_budget,
+        agent.default_budget,
+        settings.default_budget,
+        request.input,
+    )
+    clock.lap("frame")
+    neighbours = Neighbours(neighbour_hits(settings, plan.total), settings.neighbour_window)
+    candidates = await search.finish(gathered.spec, gathered.words, vector, neighbours)
+    clock.lap("search")
+    now = request.now or utcnow()
+    ranked = rank(
+        candidates, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
+    )
+    clock.lap("rank")
+    assembly = assemble(
+        engine.providers.tokens.bound(encoding),
+        plan.total,
+        _fixed_content(gathered, choice),
+        ranked,
+        flexible_scale=plan.flexible_scale,
+        rules=Rules(settings.min_similarity, settings.duplicate_similarity, settings.summary_share),
+    )
+    clock.lap("assemble")
+    built = Built(
+        uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, choice, plan, encoding,
+        len(candidates), assembly, gathered.embedding,
+    )  # fmt: skip
+    await store(session, tenant, request, built, stored := manifest(built, clock.so_far()))
+    clock.lap("store")
+    # The stored manifest has every stage but its own storing; the response has that too.
+    response = stored.model_copy(update={"timings_ms": clock.so_far()})
+    metrics.observe_build(response, assembly, first=not engine.served_first_build)
+    engine.served_first_build = True
+    return Build(response, assembly.included_ids())
+
+
+def _fixed_content(gathered: Gathered, choice: FrameChoice) -> FixedContent:
+    calibration = calibrate(gathered.reviewed)
+    return FixedContent(
+        identity=identity_text(gathered.agent.identity),
+        censors=gathered.censors,
+        frame=choice.frame,
+        working_memory=working_memory_text(gathered.agent.working_memory),
+        calibration=calibration.note if calibration else None,
+    )
+
+
+async def store(
+    session: AsyncSession,
+    tenant: Tenant,
+    request: ContextBuildRequest,
+    built: Built,
+    response: ContextBuildResponse,
+) -> None:
+    """Keep the build: `GET /context/{id}` returns it, refresh and feedback read it."""
+    await ContextRepository(session).add_build(
+        ContextBuild(
+            id=built.build_id,
+            tenant_id=tenant.id,
+            agent_id=built.agent_id,
+            parent_id=built.parent_id,
+            input=request.input,
+            frame=built.choice.frame.name,
+            budget=built.plan.total,
+            tokens_used=built.assembly.tokens,
+            request=request.model_dump(mode="json"),
+            response=response.model_dump_json(),
+            item_ids=built.assembly.included_ids(),
+            centroid=centroid(built),
+            relevance=response.relevance,
+            created_at=built.created_at,
+        )
+    )

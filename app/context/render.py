@@ -1,0 +1,204 @@
+"""The render step: the text of every section of a context. Pure.
+
+The fixed sections (identity, active constraints, current approach, current focus, note) are
+rendered and fitted to their caps here; the memories' lines are rendered once each (the fill
+step counts their tokens) and put in their sections: decisions, facts and procedures best
+first, past experience in time order under a line for each day. Stable sections come first, so
+consecutive builds share a prefix that prompt caches reuse.
+"""
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from pydantic import JsonValue
+
+from app.context.budget import FIXED_ORDER, fixed_cap
+from app.context.types import (
+    FLEXIBLE_KINDS,
+    Censor,
+    Detail,
+    FlexibleKind,
+    Frame,
+    Included,
+    Scored,
+    Tokens,
+)
+
+SECTION_TITLES: dict[FlexibleKind, str] = {
+    "decision": "Relevant Past Decisions",
+    "fact": "Known Information",
+    "procedure": "Procedures",
+    "episode": "Past Experience",
+}
+SEPARATOR = "\n\n"
+# The fixed sections before the memories, in order; the note comes after them.
+LEADING = ("identity", "censors", "frame", "working_memory")
+
+
+@dataclass(frozen=True)
+class FixedContent:
+    """What the always-present sections hold before they are fitted."""
+
+    identity: str
+    censors: Sequence[Censor]
+    frame: Frame
+    working_memory: str
+    calibration: str | None
+
+
+@dataclass
+class FixedSections:
+    """The fitted text of each fixed section (None when left out), and each one's cap."""
+
+    sections: dict[str, str | None] = field(default_factory=dict)
+    caps: dict[str, int] = field(default_factory=dict)
+
+    def used(self, tokens: Tokens) -> int:
+        """Tokens of the sections present, each with the blank line before the next."""
+        return sum(tokens.count(s) + 1 for s in self.sections.values() if s is not None)
+
+
+def _strings(value: JsonValue) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def identity_text(identity: Mapping[str, JsonValue]) -> str:
+    """'Newton. Analytical, cautious.' plus the description and core rules."""
+    name = identity.get("name")
+    parts = [f"{name}." if isinstance(name, str) and name else ""]
+    traits = _strings(identity.get("traits"))
+    if traits:
+        parts.append(", ".join(traits).capitalize() + ".")
+    description = identity.get("description")
+    if isinstance(description, str) and description:
+        parts.append(description)
+    text = " ".join(p for p in parts if p)
+    rules = _strings(identity.get("core_rules"))
+    if rules:
+        text += "\nCore rules:\n" + "\n".join(f"- {rule}" for rule in rules)
+    return text.strip()
+
+
+def working_memory_text(working_memory: Mapping[str, JsonValue]) -> str:
+    """The current task and the open threads."""
+    task = working_memory.get("current_task")
+    text = task if isinstance(task, str) else ""
+    threads = _strings(working_memory.get("open_threads"))
+    if threads:
+        text += "\nOpen threads:\n" + "\n".join(f"- {thread}" for thread in threads)
+    return text.strip()
+
+
+def render_item(scored: Scored, detail: Detail) -> str:
+    """One list item; multi-line summaries are indented under their bullet."""
+    candidate = scored.candidate
+    text = candidate.summary if detail == "summary" else candidate.micro
+    return "- " + text.strip().replace("\n", "\n  ")
+
+
+def date_line(scored: Scored) -> str:
+    """The line above past experiences of one day (they are listed in time order)."""
+    return _day_line(scored.candidate.occurred_at.date())
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_line(day: date) -> str:
+    return f"On {day:%-d %B %Y}:"
+
+
+def section_header(kind: FlexibleKind) -> str:
+    return f"## {SECTION_TITLES[kind]}"
+
+
+def _frame_body(frame: Frame) -> str:
+    body = frame.description
+    if frame.questions:
+        body += "\nConsider:\n" + "\n".join(f"- {q}" for q in frame.questions)
+    return body
+
+
+def _fit_text(tokens: Tokens, header: str, body: str, limit: int) -> str | None:
+    if not body.strip() or limit <= 0:
+        return None
+    section = f"{header}\n{body}"
+    if tokens.count(section) <= limit:
+        return section
+    room = limit - tokens.count(header) - 1
+    if room < 4:
+        return None
+    return f"{header}\n{tokens.truncate(body, room)}"
+
+
+def _fit_censors(tokens: Tokens, censors: Sequence[Censor], limit: int) -> str | None:
+    header = "## Active Constraints"
+    lines: list[str] = []
+    ordered = sorted(censors, key=lambda c: (c.action != "block", str(c.memory_id)))
+    for censor in ordered:
+        line = f"- {censor.action.upper()}: {censor.pattern} — {censor.reason}"
+        if tokens.count("\n".join([header, *lines, line])) <= limit:
+            lines.append(line)
+    return "\n".join([header, *lines]) if lines else None
+
+
+def _fixed_section(tokens: Tokens, layer: str, content: FixedContent, cap: int) -> str | None:
+    if layer == "identity":
+        return _fit_text(tokens, "## Identity", content.identity, cap)
+    if layer == "censors":
+        return _fit_censors(tokens, content.censors, cap)
+    if layer == "working_memory":
+        return _fit_text(tokens, "## Current Focus", content.working_memory, cap)
+    if layer == "frame":
+        header = f"## Current Approach: {content.frame.name.replace('_', ' ').title()}"
+        return _fit_text(tokens, header, _frame_body(content.frame), cap)
+    return _fit_text(tokens, "## Note", content.calibration or "", cap)
+
+
+def fit_fixed(tokens: Tokens, content: FixedContent, budget: int) -> FixedSections:
+    """Each fixed section within its cap, filled in order so the last give way first."""
+    fixed = FixedSections()
+    remaining = budget
+    for layer in FIXED_ORDER:
+        cap = min(fixed_cap(layer, budget), remaining)
+        fixed.caps[layer] = cap
+        section = _fixed_section(tokens, layer, content, cap)
+        fixed.sections[layer] = section
+        if section is not None:
+            remaining -= tokens.count(section) + 1  # +1: the blank line before the next section
+    return fixed
+
+
+def _timeline_key(item: Included) -> tuple[datetime, int]:
+    candidate = item.scored.candidate
+    return (candidate.occurred_at, candidate.seq)
+
+
+def _timeline(items: Sequence[Included]) -> list[str]:
+    """Past experiences in the order they happened, under a line for each day."""
+    lines: list[str] = []
+    day = None
+    for item in sorted(items, key=_timeline_key):
+        if (current := date_line(item.scored)) != day:
+            day = current
+            lines.append(current)
+        lines.append(item.line)
+    return lines
+
+
+def render(fixed: FixedSections, chosen: Mapping[FlexibleKind, Sequence[Included]]) -> str:
+    """The whole context: the leading fixed sections, the memories by kind, then the note."""
+    sections: list[str] = []
+    for layer in LEADING:
+        if (section := fixed.sections.get(layer)) is not None:
+            sections.append(section)
+    for kind in FLEXIBLE_KINDS:
+        if kind == "episode":
+            lines = _timeline(chosen[kind])
+        else:
+            lines = [item.line for item in sorted(chosen[kind], key=lambda i: -i.scored.score)]
+        if lines:
+            sections.append(section_header(kind) + "\n" + "\n".join(lines))
+    if (note := fixed.sections.get("calibration")) is not None:
+        sections.append(note)
+    return SEPARATOR.join(sections)
