@@ -14,6 +14,7 @@ from app.core.embedded_db import EmbeddedPostgres
 from app.core.worker import Worker
 from app.main import attach_runtime, create_app
 from app.providers.container import Providers, build_providers
+from app.providers.tokenizer import TokenCounter
 from app.runtime import Runtime, build_handlers, open_database, prepare_schema
 from tests.factories import Tenancy, new_tenancy
 from tests.fake_openai import FakeOpenAI
@@ -39,6 +40,12 @@ def database_url(data_dir: Path) -> Iterator[str]:
     server = EmbeddedPostgres(data_dir, "context_engine_test")
     yield server.start()
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def token_counter(tmp_path_factory: pytest.TempPathFactory) -> TokenCounter:
+    """The tokenizers alone, for tests of pure steps: no database starts for them."""
+    return TokenCounter(tmp_path_factory.mktemp("tiktoken"))
 
 
 @pytest.fixture(scope="session")

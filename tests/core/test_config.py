@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from app.core.config import Settings
 
-ENV_EXAMPLE = Path(__file__).resolve().parents[1] / ".env.example"
+ENV_EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
 PREFIX = Settings.model_config.get("env_prefix", "")
 DELIMITER = Settings.model_config.get("env_nested_delimiter") or "__"
 

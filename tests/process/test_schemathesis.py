@@ -13,8 +13,8 @@ from pathlib import Path
 
 import httpx
 
-from tests.test_process import client as http_client
-from tests.test_process import free_port, launch, service_env, wait_ready
+from tests.process.launcher import client as http_client
+from tests.process.launcher import free_port, launch, service_env, wait_ready
 
 CONFIG = Path(__file__).resolve().parent / "schemathesis.toml"
 SEED = 20261123

@@ -13,7 +13,7 @@ from app.core.db import get_db_session
 from app.main import create_app
 from app.tenants.dependencies import current_tenant
 
-EXPORTED = Path(__file__).resolve().parents[1] / "openapi" / "openapi.json"
+EXPORTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def test_exported_openapi_matches_the_app(settings: Settings) -> None:

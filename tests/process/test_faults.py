@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 
 from tests.fake_openai import FakeOpenAI
-from tests.test_process import (
+from tests.process.launcher import (
     Process,
     assert_postgres_stopped,
     client,
