@@ -61,7 +61,7 @@ class ApiClient:
             f"/agents/{agent_id}/memories/batch", json={"memories": memories}
         )
         _check(response)
-        return MemoryBatchRead.model_validate_json(response.content).memories
+        return list(MemoryBatchRead.model_validate_json(response.content).memories)
 
     async def write_one(self, agent_id: str, memory: MemoryBody) -> MemoryRead:
         response = await self.http.post(f"/agents/{agent_id}/memories", json=memory)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.context.ranking import is_relevant
-from app.context.render import date_line, render_item, section_header
+from app.context.render import date_line, own_section, render_item, section_header
 from app.context.types import (
     FLEXIBLE_KINDS,
     Detail,
@@ -83,6 +83,18 @@ class FlexibleLayers:
             self._dates[day] = self.tokens.count(day) + 1
         return self._dates[day]
 
+    def header_cost(self, scored: Scored, detail: Detail) -> int:
+        """Tokens of the headings an item brings along: its section's (with the blank line
+        before it) when it is the first of its list, and its day's line for an episode."""
+        if own_section(scored, detail):
+            return 1  # the blank line before its own section
+        kind = scored.candidate.kind
+        listed = any(not own_section(i.scored, i.detail) for i in self.chosen[kind])
+        cost = 0 if listed else self.tokens.count(section_header(kind)) + 2
+        if kind == "episode" and (day := date_line(scored)) not in self.days:
+            cost += self.date_cost(day)
+        return cost
+
     def is_duplicate(self, scored: Scored, threshold: float) -> bool:
         vector = scored.candidate.embedding
         if vector is None or self._vectors is None or self._count == 0:
@@ -115,17 +127,12 @@ def _fit(
     """The item at summary detail within `summary_room`, else at micro within `room`, and its
     cost with the headers it brings along; None when it fits at neither."""
     kind = scored.candidate.kind
-    tokens = layers.tokens
-    header = tokens.count(section_header(kind)) + 2 if not layers.chosen[kind] else 0
-    if kind == "episode":
-        day = date_line(scored)
-        if day not in layers.days:
-            header += layers.date_cost(day)
     if not layers.chosen[kind]:
         summary_room = room  # a layer's best memory has its summary whenever it fits
     details: tuple[Detail, ...] = ("summary", "micro")
     for detail in details:
         line, cost = layers.line(scored, detail)
+        header = layers.header_cost(scored, detail)
         if header + cost <= (summary_room if detail == "summary" else room):
             return Included(scored, detail, cost, line), header + cost
     return None

@@ -10,7 +10,22 @@ from app.context.types import Candidate, Frame, Scored
 from app.core.config import RankingWeights
 
 OUTCOME_BOOST = {"success": 1.2, "partial": 1.0, "failure": 0.8, "pending": 0.9}
+# A fact's standing: confirmed again and again makes it core.
+FACT_STANDING = {"core": 1.2, "confirmed": 1.1, "new": 1.0}
 SUPERSEDED_FACTOR = 0.7
+
+
+def standing(candidate: Candidate) -> float:
+    """How it turned out, from 0.8 to 1.2: a decision's outcome, a fact's standing (core >
+    confirmed > new), a procedure's share of successful activations (ineffective < active <
+    effective; 1 before it has any)."""
+    if candidate.kind == "fact":
+        return FACT_STANDING.get(candidate.state, 1.0)
+    if candidate.kind == "procedure":
+        if candidate.effectiveness is None:
+            return 1.0
+        return 0.8 + 0.4 * min(max(candidate.effectiveness, 0.0), 1.0)
+    return OUTCOME_BOOST.get(candidate.outcome or "", 1.0)
 
 
 def relevance(candidate: Candidate, top_lexical: float) -> tuple[float, float]:
@@ -46,7 +61,7 @@ def rank(
             "lexical": lexical,
             "frame": frame.priorities.get(candidate.kind, 0.5),
             "recency": math.exp(-decay * age_days),
-            "outcome": OUTCOME_BOOST.get(candidate.outcome or "", 1.0),
+            "outcome": standing(candidate),
             "usage": min(1.0 + math.log10(usage) * 0.1, 1.5) if usage > 0 else 1.0,
             "confidence": candidate.confidence if candidate.confidence is not None else 1.0,
             "adjacency": strength.get(candidate.neighbour_of, 0.0)

@@ -91,10 +91,20 @@ def working_memory_text(working_memory: Mapping[str, JsonValue]) -> str:
     return text.strip()
 
 
+def own_section(scored: Scored, detail: Detail) -> bool:
+    """A procedure at summary detail is a section of its own, `## Procedure: <name>`; every
+    other memory is an item in its kind's list."""
+    candidate = scored.candidate
+    return candidate.kind == "procedure" and detail == "summary" and bool(candidate.title)
+
+
 def render_item(scored: Scored, detail: Detail) -> str:
-    """One list item; multi-line summaries are indented under their bullet."""
+    """One list item (multi-line summaries indented under their bullet), or a procedure's
+    own section."""
     candidate = scored.candidate
     text = candidate.summary if detail == "summary" else candidate.micro
+    if own_section(scored, detail):
+        return f"## Procedure: {candidate.title}\n{text.strip()}"
     return "- " + text.strip().replace("\n", "\n  ")
 
 
@@ -193,10 +203,11 @@ def render(fixed: FixedSections, chosen: Mapping[FlexibleKind, Sequence[Included
         if (section := fixed.sections.get(layer)) is not None:
             sections.append(section)
     for kind in FLEXIBLE_KINDS:
-        if kind == "episode":
-            lines = _timeline(chosen[kind])
-        else:
-            lines = [item.line for item in sorted(chosen[kind], key=lambda i: -i.scored.score)]
+        items = sorted(chosen[kind], key=lambda i: -i.scored.score)
+        own = [item for item in items if own_section(item.scored, item.detail)]
+        listed = [item for item in items if not own_section(item.scored, item.detail)]
+        lines = _timeline(listed) if kind == "episode" else [item.line for item in listed]
+        sections.extend(item.line for item in own)
         if lines:
             sections.append(section_header(kind) + "\n" + "\n".join(lines))
     if (note := fixed.sections.get("calibration")) is not None:

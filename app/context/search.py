@@ -167,7 +167,7 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
     candidates = []
     for i, memory in enumerate(found.memories):
         (memory_id, kind, micro, summary, occurred_at, seq, confidence, outcome, usage,
-         superseded, _embedding) = memory  # fmt: skip
+         superseded, state, title, effectiveness, _embedding) = memory  # fmt: skip
         candidates.append(
             Candidate(
                 memory_id=memory_id,
@@ -182,6 +182,9 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
                 outcome=outcome,
                 usage=int(usage),
                 superseded=bool(superseded),
+                state=state,
+                title=title,
+                effectiveness=effectiveness,
                 embedding=embeddings[i],
                 neighbour_of=found.parents[i],
             )

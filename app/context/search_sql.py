@@ -23,8 +23,12 @@ MAX_TERMS = 32  # of an input's words, at most this many are searched
 # What a candidate is made of, in the order `search._candidates` unpacks it.
 COLUMNS = (
     "m.id, m.kind, m.micro, m.summary, m.occurred_at, m.seq, m.confidence, m.outcome, "
-    "m.reference_count + COALESCE((m.fields->>'activation_count')::int, 0) AS usage, "
-    "m.superseded_by IS NOT NULL AS superseded, m.embedding"
+    # A procedure's use is its successful activations: failing often is no recommendation.
+    "m.reference_count + COALESCE((m.fields->>'success_count')::int, "
+    "(m.fields->>'activation_count')::int, 0) AS usage, "
+    "m.superseded_by IS NOT NULL AS superseded, m.state, "
+    "CASE WHEN m.kind = 'procedure' THEN m.fields->>'name' END AS title, "
+    "(m.fields->>'effectiveness')::float AS effectiveness, m.embedding"
 )
 _SEARCHABLE = " AND ".join(
     f"NOT (m.kind = '{kind}' AND m.state IN ({', '.join(repr(s) for s in states)}))"

@@ -79,6 +79,9 @@ class Candidate:
     outcome: str | None = None
     usage: int = 0  # references from feedback plus recorded activations
     superseded: bool = False
+    state: str = ""  # its lifecycle state (a core fact outranks a new one)
+    title: str | None = None  # a procedure's name: its section's heading
+    effectiveness: float | None = None  # a procedure's share of successful activations
     embedding: Vector | None = None
     neighbour_of: uuid.UUID | None = None  # found next to a strong episode hit
 

@@ -17,6 +17,31 @@ DATABASE_UP = Gauge(
     "ce_database_up", "1 when the database answered the last scrape's queries, else 0."
 )
 MEMORIES_WRITTEN = Counter("ce_memories_written_total", "Memories written, by kind.", ["kind"])
+FACTS_CONFIRMED = Counter(
+    "ce_fact_confirmations_total",
+    "Facts confirmed: by a written fact that repeated them (`repeated`) or by the confirm "
+    "action (`action`).",
+    ["via"],
+)
+FACT_CONFIRMATION_RATE = Gauge(
+    "ce_fact_confirmation_rate",
+    "Of the facts written since start, the share that confirmed an active fact instead of "
+    "being stored anew.",
+)
+
+
+_FACT_WRITES = {"created": 0, "repeated": 0}
+
+
+def observe_fact_writes(created: int, repeated: int) -> None:
+    """Count facts written, stored anew or confirming an active one, and update the rate."""
+    _FACT_WRITES["created"] += created
+    _FACT_WRITES["repeated"] += repeated
+    FACTS_CONFIRMED.labels("repeated").inc(repeated)
+    if total := _FACT_WRITES["created"] + _FACT_WRITES["repeated"]:
+        FACT_CONFIRMATION_RATE.set(_FACT_WRITES["repeated"] / total)
+
+
 MEMORIES_STORED = Gauge(
     "ce_memories", "Memories stored, by kind and state (read at scrape time).", ["kind", "state"]
 )

@@ -56,10 +56,21 @@ ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
 # States a memory is left out of searches in: a fact proven wrong, a retired procedure (a
 # superseded fact is still searched, and ranked lower).
 UNSEARCHABLE: dict[str, tuple[str, ...]] = {"fact": ("inactive",), "procedure": ("retired",)}
+# States of a fact that a repetition confirms.
+CONFIRMABLE = ALLOWED["fact"]["confirm"]
 # States in which a censor is in force (those it can still be retired from).
 ACTIVE_CENSOR = ALLOWED["censor"]["retire"]
 # The state of a decision whose outcome is known (it feeds the calibration note).
 REVIEWED_DECISION = "reviewed"
+
+
+def initial_state(kind: str, outcome: str | None = None) -> str:
+    """A memory's first state; a decision written with its final outcome is reviewed at once
+    (it counts in the calibration note), as if the outcome had been recorded later."""
+    if kind == "decision" and outcome not in (None, "pending"):
+        return REVIEWED_DECISION
+    return INITIAL_STATE[kind]
+
 
 CORE_AFTER_CONFIRMATIONS = 3
 PROCEDURE_MIN_ACTIVATIONS = 5

@@ -78,7 +78,7 @@ def new_memory(
         tenant_id=tenant_id,
         agent_id=agent_id,
         kind=item.kind,
-        state=lifecycle.INITIAL_STATE[item.kind],
+        state=lifecycle.initial_state(item.kind, getattr(item, "outcome", None)),
         fields=fields,
         micro=rendered.micro,
         summary=rendered.summary,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import JsonValue
-from sqlalchemy import Table, bindparam, delete, func, select, text, tuple_, update
+from sqlalchemy import Table, Text, bindparam, cast, delete, func, select, text, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
@@ -79,6 +79,28 @@ class MemoryRepository:
         if after is not None:
             query = query.where(tuple_(Memory.created_at, Memory.id) < tuple_(*after))
         query = query.order_by(Memory.created_at.desc(), Memory.id.desc()).limit(limit)
+        return list(await self.session.scalars(query))
+
+    async def facts_like(
+        self, agent_id: uuid.UUID, content: str, states: Sequence[str], limit: int = 10
+    ) -> list[Memory]:
+        """The agent's facts in `states` sharing the most words with `content`, locked for the
+        confirmation that follows."""
+        words = func.replace(cast(func.plainto_tsquery("english", content), Text), "&", "|")
+        tsquery = func.to_tsquery("english", words)
+        query = (
+            select(Memory)
+            .where(
+                Memory.agent_id == agent_id,
+                Memory.kind == "fact",
+                Memory.state.in_(states),
+                Memory.search_document.op("@@")(tsquery),
+            )
+            .order_by(func.ts_rank_cd(Memory.search_document, tsquery).desc(), Memory.seq)
+            .limit(limit)
+            .with_for_update(of=Memory)
+            .execution_options(populate_existing=True)
+        )
         return list(await self.session.scalars(query))
 
     async def erase(self, memory_id: uuid.UUID, successor_id: uuid.UUID | None) -> None:

@@ -25,6 +25,7 @@ from app.memories.schemas import (
     MemoryRead,
     MemoryUpdate,
     State,
+    WrittenMemory,
 )
 from app.tenants.dependencies import CurrentTenant
 
@@ -52,8 +53,9 @@ async def create_memory(
     tenant: CurrentTenant,
     ctx: MemoryCtx,
     idempotency_key: IdempotencyKey = None,
-) -> MemoryRead:
-    """Write one memory; it is found by its words at once, by meaning once embedded."""
+) -> WrittenMemory:
+    """Write one memory; it is found by its words at once, by meaning once embedded. A fact
+    that repeats an active fact confirms it instead (`written: confirmed_existing`)."""
     result = await service.create_memories(
         session,
         ctx,

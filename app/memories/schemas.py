@@ -174,8 +174,18 @@ class MemoryRead(BaseModel):
     provenance: Provenance
 
 
+class WrittenMemory(MemoryRead):
+    """A memory as written: stored anew, or an active fact that the written one repeats."""
+
+    written: Literal["created", "confirmed_existing"] = Field(
+        default="created",
+        description="`confirmed_existing`: the fact says again what an active fact of the "
+        "agent says; that fact was confirmed (its id is this one) and no copy was stored.",
+    )
+
+
 class MemoryBatchRead(BaseModel):
-    memories: list[MemoryRead]
+    memories: list[WrittenMemory]
 
 
 class MemoryPage(BaseModel):

@@ -13,18 +13,22 @@ from app.core.config import Settings
 from app.core.errors import Conflict, InvalidInput, NotFound
 from app.core.idempotency import IdempotencyRepository
 from app.core.jobs import JobRepository
-from app.core.metrics import MEMORIES_WRITTEN
+from app.core.metrics import FACTS_CONFIRMED, MEMORIES_WRITTEN, observe_fact_writes
 from app.core.time import utcnow
 from app.memories import lifecycle, records
 from app.memories.cursor import decode_cursor, encode_cursor
+from app.memories.duplicates import same_fact
 from app.memories.models import Memory
 from app.memories.repository import MemoryFilter, MemoryRepository
 from app.memories.schemas import (
+    Confirm,
+    FactCreate,
     MemoryBatchRead,
     MemoryCreate,
     MemoryPage,
     MemoryRead,
     MemoryUpdate,
+    WrittenMemory,
 )
 from app.memories.views import to_read
 from app.providers.container import Providers
@@ -76,7 +80,8 @@ async def create_memories(
     items: Sequence[MemoryCreate],
     idempotency: Idempotency | None = None,
 ) -> MemoryBatchRead:
-    """Store memories with their representations and queue their background work; all or none."""
+    """Store memories with their representations and queue their background work; all or none.
+    A fact that repeats an active fact confirms that one instead of being stored again."""
     limit = ctx.settings.api.batch_max_items
     if len(items) > limit:
         raise InvalidInput(
@@ -90,13 +95,74 @@ async def create_memories(
         if stored is not None:
             return MemoryBatchRead.model_validate(stored)
     agent = await get_agent(session, tenant, agent_name)
+    repeated = await _confirm_repeated_facts(session, agent.id, items)
+    fresh = [item for index, item in enumerate(items) if index not in repeated]
+    created = iter(await _store_new(session, ctx, tenant.id, agent.id, fresh))
+    memories = [repeated.get(index) or next(created) for index in range(len(items))]
+    observe_fact_writes(
+        created=sum(isinstance(item, FactCreate) for item in fresh), repeated=len(repeated)
+    )
+    reads = await _reads(session, ctx, memories, agent.name)
+    response = MemoryBatchRead(
+        memories=[
+            WrittenMemory(
+                **read.model_dump(),
+                written="confirmed_existing" if index in repeated else "created",
+            )
+            for index, read in enumerate(reads)
+        ]
+    )
+    if idempotency is not None:
+        await IdempotencyRepository(session).store(
+            tenant.id, idempotency.key, response.model_dump(mode="json")
+        )
+    return response
+
+
+async def _confirm_repeated_facts(
+    session: AsyncSession, agent_id: uuid.UUID, items: Sequence[MemoryCreate]
+) -> dict[int, Memory]:
+    """The written facts that say again what an active fact says, by position, each with that
+    fact, now confirmed once more (a fact repeated twice in one batch is confirmed twice)."""
+    repository = MemoryRepository(session)
+    repeated: dict[int, Memory] = {}
+    for index, item in enumerate(items):
+        if not isinstance(item, FactCreate):
+            continue
+        similar = await repository.facts_like(agent_id, item.content, lifecycle.CONFIRMABLE)
+        existing = next(
+            (m for m in similar if same_fact(item.content, str(m.fields.get("content", "")))),
+            None,
+        )
+        if existing is None:
+            continue
+        fields: dict[str, JsonValue] = dict(existing.fields)
+        transition = lifecycle.apply("fact", existing.state, fields, Confirm(action="confirm"))
+        existing.fields = fields | transition.fields
+        existing.state = transition.state
+        existing.updated_at = utcnow()
+        repeated[index] = existing
+    await repository.flush()
+    return repeated
+
+
+async def _store_new(
+    session: AsyncSession,
+    ctx: MemoryContext,
+    tenant_id: uuid.UUID,
+    agent_id: uuid.UUID,
+    items: Sequence[MemoryCreate],
+) -> list[Memory]:
+    """New rows for `items`, their background work queued."""
+    if not items:
+        return []
     fields = [records.fields_of(item) for item in items]
     # Summaries and token counts are CPU work: keep them off the event loop.
     kinds_and_fields = [(item.kind, own) for item, own in zip(items, fields, strict=True)]
     rendered = await asyncio.to_thread(records.render_all, kinds_and_fields, ctx.providers)
     now = utcnow()
     memories = [
-        records.new_memory(tenant.id, agent.id, item, own, result, counts, now)
+        records.new_memory(tenant_id, agent_id, item, own, result, counts, now)
         for item, own, (result, counts) in zip(items, fields, rendered, strict=True)
     ]
     await MemoryRepository(session).add_all(memories)
@@ -112,12 +178,7 @@ async def create_memories(
     )
     for memory in memories:
         MEMORIES_WRITTEN.labels(memory.kind).inc()
-    response = MemoryBatchRead(memories=await _reads(session, ctx, memories, agent.name))
-    if idempotency is not None:
-        await IdempotencyRepository(session).store(
-            tenant.id, idempotency.key, response.model_dump(mode="json")
-        )
-    return response
+    return memories
 
 
 async def _get(
@@ -197,6 +258,8 @@ async def update_memory(
     if transition.superseded_by is not None:
         await _check_successor(session, tenant, memory, transition.superseded_by)
         memory.superseded_by = transition.superseded_by
+    if isinstance(update, Confirm):
+        FACTS_CONFIRMED.labels("action").inc()
     fields.update(transition.fields)
     memory.fields = fields
     memory.state = transition.state

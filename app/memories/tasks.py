@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.core.jobs import ClaimedJob, JobRepository
 from app.core.worker import ProviderGate
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
-from app.memories.representations import SUMMARY_MAX_TOKENS
+from app.memories.representations import SUMMARY_MAX_TOKENS, episode_head
 from app.providers.embeddings import GuardedEmbedder
 from app.providers.errors import ProviderRejected, ProviderUnavailable
 from app.providers.summarizer import GuardedSummarizer
@@ -139,11 +139,14 @@ class SummarizeMemory:
             memory = await MemoryRepository(session).get_by_id(job.memory_id)
             full_text = memory.full_text if memory else None
             wanted = memory is not None and memory.summary_source == "extractive"
+            head = episode_head(memory.fields) if memory and memory.kind == "episode" else ""
         if full_text is None or not wanted:
             async with sessionmaker.begin() as session:
                 await JobRepository(session).complete([job])
             return
         summary = await self.summarizer.summarize(full_text, SUMMARY_MAX_TOKENS)
+        if head:  # an episode's summary starts with its title, as when it was written
+            summary = f"{head} — {summary}"
         counts = await asyncio.to_thread(self.tokens.counts, summary)
         async with sessionmaker.begin() as session:
             if not await JobRepository(session).complete([job]):

@@ -34,7 +34,7 @@ class ExtractiveSummarizer:
         text = text.strip()
         if self._tokens.count(text) <= max_tokens:
             return text
-        sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+        sentences = list(dict.fromkeys(s.strip() for s in _SENTENCE.split(text) if s.strip()))
         if len(sentences) <= 1:
             return self._tokens.truncate(text, max_tokens)
         frequencies = Counter(

@@ -37,7 +37,7 @@ async def test_redis_question_gets_the_seed_context(
         "## Current Focus",
         "## Relevant Past Decisions",
         "## Known Information",
-        "## Procedures",
+        "## Procedure: Architecture Decision",
         "## Past Experience",
         "## Note",
     ]
@@ -184,7 +184,8 @@ async def test_paraphrases_are_not_loaded_twice(
 ) -> None:
     await put_agent(client, tenancy)
     first = await write(client, tenancy, fact("Redis is our cache for session data."))
-    second = await write(client, tenancy, fact("Redis is our cache for session data!"))
+    second = await write(client, tenancy, fact("Redis is our cache for the session data."))
+    assert second["written"] == "created"  # a word more: not the same fact, nearly the same
     await worker.drain()
     result = await build(client, tenancy, input="What do we use Redis for?", budget=1000)
     assert len(included(result) & {first["id"], second["id"]}) == 1

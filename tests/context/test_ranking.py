@@ -76,3 +76,19 @@ def test_bigger_budgets_bring_the_neighbours_of_more_hits() -> None:
     hits = {budget: neighbour_hits(settings, budget) for budget in (300, 1000, 2000, 4000, 8000)}
     assert hits == {300: 5, 1000: 5, 2000: 10, 4000: 20, 8000: 20}
     assert neighbour_hits(ContextSettings(neighbour_hits=0), 4000) == 0
+
+
+def test_a_core_fact_outranks_a_confirmed_one_and_that_a_new_one() -> None:
+    facts = [memory(0.5, 10, state=state) for state in ("new", "core", "confirmed")]
+    order = [s.candidate.state for s in ranked(facts, BUILTIN_FRAMES["question"])]
+    assert order == ["core", "confirmed", "new"]
+
+
+def test_procedures_rank_by_how_often_they_worked_not_how_often_they_ran() -> None:
+    procedures = [
+        memory(0.5, 10, kind="procedure", effectiveness=0.2, usage=20),
+        memory(0.5, 10, kind="procedure", effectiveness=None),
+        memory(0.5, 10, kind="procedure", effectiveness=0.9, usage=20),
+    ]
+    order = [s.candidate.effectiveness for s in ranked(procedures, BUILTIN_FRAMES["question"])]
+    assert order == [0.9, None, 0.2]

@@ -14,9 +14,10 @@ def test_sections_follow_the_seed_order(token_counter: TokenCounter) -> None:
     candidates = [
         candidate("decision", "Decision: Chose Postgres.", "Chose Postgres [success]", 0.8),
         candidate("fact", "Redis is a separate service.", "Redis is separate", 0.7),
-        candidate("procedure", "Architecture Decision: evaluate two options.", "Arch", 0.6),
+        candidate("procedure", "Core patterns:\n- Evaluate two options", "Arch", 0.6),
         candidate("episode", "Storage discussion with Tim.", "Storage talk", 0.5),
     ]
+    candidates[2].title = "Architecture Decision"
     censors = (Censor(uuid.uuid4(), "block", "Don't add infrastructure", "over-engineering"),)
     result = assemble(
         tokens,
@@ -32,9 +33,12 @@ def test_sections_follow_the_seed_order(token_counter: TokenCounter) -> None:
         "## Current Focus",
         "## Relevant Past Decisions",
         "## Known Information",
-        "## Procedures",
+        "## Procedure: Architecture Decision",
         "## Past Experience",
         "## Note",
     ]
+    assert "## Procedure: Architecture Decision\nCore patterns:\n- Evaluate two options" in (
+        result.text
+    )
     assert "- BLOCK: Don't add infrastructure — over-engineering" in result.text
     assert "## Past Experience\nOn 31 October 2026:\n- Storage discussion with Tim." in result.text

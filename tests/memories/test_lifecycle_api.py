@@ -18,7 +18,9 @@ async def test_decision_outcome_recomputes_its_summary(
 ) -> None:
     await put_agent(client, tenancy)
     memory = await write(client, tenancy, decision())
-    assert "Outcome: Pending" in memory["representations"]["summary"]["text"]
+    assert memory["representations"]["summary"]["text"].startswith(
+        "Chose Postgres over ChromaDB [pending, 0.80]"
+    )
     response = await patch(
         client,
         tenancy,
@@ -30,8 +32,7 @@ async def test_decision_outcome_recomputes_its_summary(
     updated = response.json()
     assert (updated["state"], updated["outcome"]) == ("reviewed", "success")
     assert (
-        "Outcome: Success, confidence 0.80. Queries got 8.5x faster."
-        in (updated["representations"]["summary"]["text"])
+        "Outcome: success — Queries got 8.5x faster" in (updated["representations"]["full"]["text"])
     )
     assert updated["representations"]["micro"]["text"].endswith("[success, 0.80]")
     # the full text changed, so its embedding is recomputed
@@ -192,3 +193,35 @@ async def test_decisions_are_never_deleted(client: httpx.AsyncClient, tenancy: T
     assert problem["allowed_actions"] == ["mark_pending", "record_outcome"]
     kept = await client.get(f"/memories/{a_decision['id']}", headers=tenancy.headers)
     assert kept.status_code == 200
+
+
+async def test_a_repeated_fact_confirms_the_one_already_known(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    first = await write(client, tenancy, fact("Redis adds a separate service to run."))
+    again = await write(client, tenancy, fact("redis adds a separate service to run"))
+    assert (again["id"], again["written"], again["state"]) == (
+        first["id"],
+        "confirmed_existing",
+        "confirmed",
+    )
+    assert again["fields"]["confirmation_count"] == 1
+    other = await write(client, tenancy, fact("Redis adds 2 separate services to run."))
+    assert (other["written"], other["state"]) == ("created", "new")
+    listed = await client.get(
+        "/agents/newton/memories", params={"kind": "fact"}, headers=tenancy.headers
+    )
+    assert len(listed.json()["items"]) == 2
+    metrics = (await client.get("/metrics")).text
+    assert 'ce_fact_confirmations_total{via="repeated"}' in metrics
+    assert "ce_fact_confirmation_rate" in metrics
+
+
+async def test_a_decision_written_with_its_outcome_is_reviewed(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    known = await write(client, tenancy, decision(outcome="success", confidence=0.9))
+    open_ = await write(client, tenancy, decision("Chose Redis for queues"))
+    assert (known["state"], open_["state"]) == ("reviewed", "recorded")

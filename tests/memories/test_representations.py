@@ -6,10 +6,12 @@ from app.memories.representations import MICRO_MAX_TOKENS, SUMMARY_MAX_TOKENS, r
 from app.providers.container import Providers
 
 
-def test_decision_summary_carries_reasons_alternatives_and_outcome(providers: Providers) -> None:
+def test_decision_summary_is_the_designs_one_line_with_its_main_reason(
+    providers: Providers,
+) -> None:
     fields: dict[str, JsonValue] = {
         "decision": "Chose Postgres + pgvector",
-        "reasons": ["One backup target"],
+        "reasons": ["One backup target", "One monitor"],
         "alternatives": ["ChromaDB"],
         "confidence": 0.85,
         "outcome": "success",
@@ -17,11 +19,57 @@ def test_decision_summary_carries_reasons_alternatives_and_outcome(providers: Pr
     }
     rendered = render("decision", fields, providers.tokens, providers.extractive)
     assert rendered.micro == "Chose Postgres + pgvector [success, 0.85]"
-    assert "Reasons: One backup target." in rendered.summary
-    assert "Alternatives: ChromaDB." in rendered.summary
-    assert "Outcome: Success, confidence 0.85. Queries 8.5x faster." in rendered.summary
+    assert rendered.summary == 'Chose Postgres + pgvector [success, 0.85] — "One backup target"'
     assert rendered.summary_source == "template"
     assert "Alternatives considered:\n- ChromaDB" in rendered.full
+    assert "Outcome: success — Queries 8.5x faster" in rendered.full
+
+
+def test_procedure_summary_is_its_core_patterns(providers: Providers) -> None:
+    fields: dict[str, JsonValue] = {
+        "name": "Architecture Decision",
+        "description": "How infrastructure choices are made.",
+        "steps": ["Search past decisions", "Compare two options"],
+        "core_patterns": ["Query similar past decisions", "Evaluate at least 2 alternatives"],
+    }
+    rendered = render("procedure", fields, providers.tokens, providers.extractive)
+    assert rendered.summary == (
+        "Core patterns:\n- Query similar past decisions\n- Evaluate at least 2 alternatives"
+    )
+    assert rendered.micro.startswith("Architecture Decision: Search past decisions → ")
+
+
+def test_episode_leads_with_its_title_duration_and_participants(providers: Providers) -> None:
+    fields: dict[str, JsonValue] = {
+        "title": "Newton storage architecture discussion",
+        "summary": "Chose Postgres + pgvector, rejected multi-service approaches.",
+        "detail": "Long talk.",
+        "participants": ["Tim"],
+        "started_at": "2026-03-02T10:00:00Z",
+        "ended_at": "2026-03-02T12:00:00Z",
+    }
+    rendered = render("episode", fields, providers.tokens, providers.extractive)
+    assert rendered.micro == "Newton storage architecture discussion (2h, with Tim)"
+    assert rendered.summary == (
+        "Newton storage architecture discussion (2h, with Tim) — "
+        "Chose Postgres + pgvector, rejected multi-service approaches."
+    )
+
+
+def test_extractive_summary_keeps_the_title_apart_and_never_repeats_a_sentence(
+    providers: Providers,
+) -> None:
+    repeated = "The Redis password lives in the vault."
+    filler = " ".join(f"Step {i} of the rollout went as planned for team {i}." for i in range(30))
+    fields: dict[str, JsonValue] = {
+        "title": "Cache rollout",
+        "detail": f"{repeated} {repeated} {filler} {repeated}",
+    }
+    rendered = render("episode", fields, providers.tokens, providers.extractive)
+    head, _, body = rendered.summary.partition(" — ")
+    assert head == "Cache rollout"
+    assert body.count(repeated) <= 1
+    assert providers.tokens.count(rendered.summary) <= SUMMARY_MAX_TOKENS
 
 
 def test_censor_renders_its_action_pattern_and_reason(providers: Providers) -> None:
@@ -46,7 +94,9 @@ def test_long_episode_gets_a_bounded_extractive_summary(providers: Providers) ->
     assert rendered.wants_llm_summary
     assert providers.tokens.count(rendered.summary) <= SUMMARY_MAX_TOKENS
     assert providers.tokens.count(rendered.micro) <= MICRO_MAX_TOKENS
-    assert set(rendered.summary.split()) <= set(rendered.full.split())  # its own sentences
+    head, _, body = rendered.summary.partition(" — ")
+    assert head == "Cache migration (with Tim)"
+    assert set(body.split()) <= set(rendered.full.split())  # its own sentences
     assert rendered.full.startswith("Cache migration\nParticipants: Tim\n")
 
 
@@ -64,4 +114,5 @@ def test_author_summary_is_kept(providers: Providers) -> None:
         "detail": "x " * 500,
     }
     rendered = render("episode", fields, providers.tokens, providers.extractive)
-    assert (rendered.summary, rendered.summary_source) == ("DB failover took 3 minutes.", "author")
+    assert rendered.summary == "Incident — DB failover took 3 minutes."
+    assert rendered.summary_source == "author"
