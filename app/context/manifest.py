@@ -7,12 +7,13 @@ milliseconds of each stage.
 
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
 
 from app.context.budget import BudgetPlan
+from app.context.constraints import ScoredCensor
 from app.context.fill import FlexibleLayers
 from app.context.render import LEADING, FixedSections
 from app.context.schemas import ContextBuildResponse
@@ -34,6 +35,8 @@ LAYER_NAMES: dict[FlexibleKind, str] = {
     "episode": "episodes",
 }
 _LEFT_OUT_SHOWN = 50
+# The score parts a censor has no use for.
+CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period")
 
 
 @dataclass(frozen=True)
@@ -46,12 +49,15 @@ class Layer:
 
 @dataclass(frozen=True)
 class Assembly:
-    """The context's text and tokens, its layers, and the candidates left out, best first."""
+    """The context's text and tokens, its layers, the candidates left out, best first, and
+    every censor scored with those shown (in their order)."""
 
     text: str
     tokens: int
     layers: list[Layer]
     excluded: list[Excluded]
+    censors: Sequence[ScoredCensor] = ()
+    shown_censors: Mapping[uuid.UUID, int] = field(default_factory=dict)  # id -> its tokens
 
     def included(self) -> list[Included]:
         return [item for layer in self.layers for item in layer.items]
@@ -68,6 +74,7 @@ def account(
     ranked: Sequence[Scored],
     text: str,
     count: int,
+    censors: Sequence[ScoredCensor] = (),
 ) -> Assembly:
     """The layers as they ended up; a candidate neither in nor left out already was left out
     for the budget."""
@@ -87,7 +94,17 @@ def account(
         result.append(Layer(LAYER_NAMES[kind], shares[kind], layers.used[kind], items))
     result.append(fixed_layer("calibration"))
     excluded = sorted(layers.excluded.values(), key=lambda e: -e.scored.score)
-    return Assembly(text, count, result, excluded)
+    return Assembly(text, count, result, excluded, censors, _censor_tokens(tokens, fixed))
+
+
+def _censor_tokens(tokens: Tokens, fixed: FixedSections) -> dict[uuid.UUID, int]:
+    """Each shown censor's line and its tokens, newline included."""
+    section = fixed.sections.get("censors") or ""
+    lines = section.split("\n")[1:]
+    return {
+        censor_id: tokens.count(line) + 1
+        for censor_id, line in zip(fixed.shown_censors(), lines, strict=True)
+    }
 
 
 @dataclass(frozen=True)
@@ -127,6 +144,38 @@ def _score_parts(items: Sequence[Included]) -> list[dict[str, float]]:
     return [dict(zip(names, row, strict=True)) for row in np.round(values, 4).tolist()]
 
 
+def _censor_items(assembly: Assembly) -> list[dict[str, object]]:
+    """The censors shown, with what their relevance is made of."""
+    return [
+        {
+            "memory_id": s.censor.memory_id,
+            "kind": "censor",
+            "detail": "summary",
+            "tokens": assembly.shown_censors[s.censor.memory_id],
+            "score": s.relevance,
+            "components": dict.fromkeys(CENSOR_ZEROS, 0.0)
+            | {"semantic": round(s.semantic, 4), "lexical": round(s.words, 4), "frame": s.frame},
+        }
+        for s in assembly.censors
+        if s.censor.memory_id in assembly.shown_censors
+    ]
+
+
+def _censors_left_out(assembly: Assembly) -> list[dict[str, object]]:
+    """The censors not shown: not relevant enough, or no room left in their layer."""
+    left_out: list[dict[str, object]] = [
+        {
+            "memory_id": s.censor.memory_id,
+            "kind": "censor",
+            "reason": "budget" if s.chosen else "score",
+            "score": s.relevance,
+        }
+        for s in assembly.censors
+        if s.censor.memory_id not in assembly.shown_censors
+    ]
+    return left_out[:_LEFT_OUT_SHOWN]
+
+
 def _layers(assembly: Assembly) -> list[dict[str, object]]:
     parts = iter(_score_parts(assembly.included()))
     return [
@@ -134,7 +183,9 @@ def _layers(assembly: Assembly) -> list[dict[str, object]]:
             "name": layer.name,
             "budget": layer.budget,
             "used": layer.used,
-            "items": [
+            "items": _censor_items(assembly)
+            if layer.name == "censors"
+            else [
                 {
                     "memory_id": i.scored.candidate.memory_id,
                     "kind": i.scored.candidate.kind,
@@ -167,7 +218,7 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
             "score": e.scored.score,
         }
         for e in assembly.excluded[:_LEFT_OUT_SHOWN]
-    ]
+    ] + _censors_left_out(assembly)
     choice = built.choice
     return ContextBuildResponse.model_validate(
         {

@@ -11,7 +11,9 @@ functions over plain data, in modules named for them.
 import asyncio
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 import numpy as np
 import structlog
@@ -22,6 +24,7 @@ from app.agents.service import get_agent
 from app.context import metrics
 from app.context.budget import flexible_pool, flexible_shares, neighbour_hits, plan_budget
 from app.context.calibration import calibrate
+from app.context.constraints import ScoredCensor, choose_censors
 from app.context.engine import ContextEngine
 from app.context.fill import DEFAULT_RULES, Rules, fill
 from app.context.frames import effective_frames
@@ -161,15 +164,17 @@ def assemble(
     *,
     flexible_scale: float = 1.0,
     rules: Rules = DEFAULT_RULES,
+    censors: Sequence[ScoredCensor] = (),
 ) -> Assembly:
     """The pure end of a build: the fixed sections within their caps, the memory layers filled
-    at their detail levels, the text rendered and held to `total` tokens, and its accounts."""
+    at their detail levels, the text rendered and held to `total` tokens, and its accounts
+    (`censors`: every censor scored, for the manifest; `content` holds the chosen ones)."""
     fixed = fit_fixed(tokens, content, total)
     pool = flexible_pool(total, fixed.used(tokens), flexible_scale)
     shares = flexible_shares(pool, content.frame.priorities)
     layers = fill(tokens, ranked, pool, shares, rules)
     text, count = within_budget(tokens, total, fixed, layers)
-    return account(tokens, fixed, layers, shares, ranked, text, count)
+    return account(tokens, fixed, layers, shares, ranked, text, count, censors)
 
 
 @dataclass(frozen=True)
@@ -204,7 +209,11 @@ async def build(
         request.input,
     )
     clock.lap("frame")
-    neighbours = Neighbours(neighbour_hits(settings, plan.total), settings.neighbour_window)
+    neighbours = Neighbours(
+        neighbour_hits(settings, plan.total),
+        settings.neighbour_window,
+        timedelta(minutes=settings.neighbour_gap_minutes),
+    )
     candidates = await search.finish(gathered.spec, gathered.words, vector, neighbours)
     clock.lap("search")
     now = request.now or utcnow()
@@ -212,13 +221,15 @@ async def build(
         candidates, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
     )
     clock.lap("rank")
+    censors = choose_censors(gathered.censors, vector, gathered.words.terms, choice.frame)
     assembly = assemble(
         engine.providers.tokens.bound(encoding),
         plan.total,
-        _fixed_content(gathered, choice),
+        _fixed_content(gathered, choice, [s.censor for s in censors if s.chosen]),
         ranked,
         flexible_scale=plan.flexible_scale,
         rules=Rules(settings.min_similarity, settings.duplicate_similarity, settings.summary_share),
+        censors=censors,
     )
     clock.lap("assemble")
     built = Built(
@@ -234,11 +245,13 @@ async def build(
     return Build(response, assembly.included_ids())
 
 
-def _fixed_content(gathered: Gathered, choice: FrameChoice) -> FixedContent:
+def _fixed_content(
+    gathered: Gathered, choice: FrameChoice, censors: Sequence[Censor]
+) -> FixedContent:
     calibration = calibrate(gathered.reviewed)
     return FixedContent(
         identity=identity_text(gathered.agent.identity),
-        censors=gathered.censors,
+        censors=censors,
         frame=choice.frame,
         working_memory=working_memory_text(gathered.agent.working_memory),
         calibration=calibration.note if calibration else None,

@@ -12,7 +12,6 @@ from app.core.config import RankingWeights
 OUTCOME_BOOST = {"success": 1.2, "partial": 1.0, "failure": 0.8, "pending": 0.9}
 # A fact's standing: confirmed again and again makes it core.
 FACT_STANDING = {"core": 1.2, "confirmed": 1.1, "new": 1.0}
-SUPERSEDED_FACTOR = 0.7
 
 
 def standing(candidate: Candidate) -> float:
@@ -43,7 +42,8 @@ def rank(
     half_life_days: float,
     period: Period | None = None,
 ) -> list[Scored]:
-    """Score every candidate and sort best first (ties broken by id, so builds are stable);
+    """Score every candidate and sort best first (ties broken by their text, so builds are
+    stable);
     recency halves every `half_life_days` before `now`."""
     top_lexical = max((c.lexical for c in candidates), default=0.0)
     strength = {c.memory_id: sum(relevance(c, top_lexical)) / 2 for c in candidates}
@@ -81,10 +81,10 @@ def rank(
             + weights.adjacency * components["adjacency"]
             + weights.period * components["period"]
         )
-        if candidate.superseded:
-            score *= SUPERSEDED_FACTOR
         scored.append(Scored(candidate, round(score, 6), components))
-    scored.sort(key=lambda s: (-s.score, str(s.candidate.memory_id)))
+    # Ties go by what the memories say, not by their random ids: the same data, input and
+    # `now` give the same context, byte for byte, however often it is written again.
+    scored.sort(key=lambda s: (-s.score, s.candidate.micro, s.candidate.summary, s.candidate.seq))
     return scored
 
 

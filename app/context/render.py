@@ -8,6 +8,7 @@ consecutive builds share a prefix that prompt caches reuse.
 """
 
 import functools
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -42,7 +43,7 @@ class FixedContent:
     """What the always-present sections hold before they are fitted."""
 
     identity: str
-    censors: Sequence[Censor]
+    censors: Sequence[Censor]  # the chosen ones, in the order they are shown
     frame: Frame
     working_memory: str
     calibration: str | None
@@ -54,6 +55,12 @@ class FixedSections:
 
     sections: dict[str, str | None] = field(default_factory=dict)
     caps: dict[str, int] = field(default_factory=dict)
+    censor_ids: list[uuid.UUID] = field(default_factory=list)  # of the constraints' lines
+
+    def shown_censors(self) -> list[uuid.UUID]:
+        """The censors whose lines are in the text (the hard budget may have cut the last)."""
+        section = self.sections.get("censors")
+        return self.censor_ids[: section.count("\n")] if section is not None else []
 
     def used(self, tokens: Tokens) -> int:
         """Tokens of the sections present, each with the blank line before the next."""
@@ -141,22 +148,27 @@ def _fit_text(tokens: Tokens, header: str, body: str, limit: int) -> str | None:
     return f"{header}\n{tokens.truncate(body, room)}"
 
 
-def _fit_censors(tokens: Tokens, censors: Sequence[Censor], limit: int) -> str | None:
+def _fit_censors(
+    tokens: Tokens, censors: Sequence[Censor], limit: int, shown: list[uuid.UUID]
+) -> str | None:
+    """The chosen censors in their order, as many as fit (their ids go to `shown`)."""
     header = "## Active Constraints"
     lines: list[str] = []
-    ordered = sorted(censors, key=lambda c: (c.action != "block", str(c.memory_id)))
-    for censor in ordered:
+    for censor in censors:
         line = f"- {censor.action.upper()}: {censor.pattern} — {censor.reason}"
         if tokens.count("\n".join([header, *lines, line])) <= limit:
             lines.append(line)
+            shown.append(censor.memory_id)
     return "\n".join([header, *lines]) if lines else None
 
 
-def _fixed_section(tokens: Tokens, layer: str, content: FixedContent, cap: int) -> str | None:
+def _fixed_section(
+    tokens: Tokens, layer: str, content: FixedContent, cap: int, fixed: FixedSections
+) -> str | None:
     if layer == "identity":
         return _fit_text(tokens, "## Identity", content.identity, cap)
     if layer == "censors":
-        return _fit_censors(tokens, content.censors, cap)
+        return _fit_censors(tokens, content.censors, cap, fixed.censor_ids)
     if layer == "working_memory":
         return _fit_text(tokens, "## Current Focus", content.working_memory, cap)
     if layer == "frame":
@@ -172,7 +184,7 @@ def fit_fixed(tokens: Tokens, content: FixedContent, budget: int) -> FixedSectio
     for layer in FIXED_ORDER:
         cap = min(fixed_cap(layer, budget), remaining)
         fixed.caps[layer] = cap
-        section = _fixed_section(tokens, layer, content, cap)
+        section = _fixed_section(tokens, layer, content, cap, fixed)
         fixed.sections[layer] = section
         if section is not None:
             remaining -= tokens.count(section) + 1  # +1: the blank line before the next section

@@ -9,19 +9,25 @@ from sqlalchemy import (
     CompoundSelect,
     Integer,
     Table,
+    Text,
     Uuid,
     bindparam,
+    func,
     insert,
     literal,
+    literal_column,
+    null,
     select,
     union_all,
     update,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.models import ContextBuild
 from app.context.types import Censor
 from app.core.time import utcnow
+from app.core.vector import VectorType
 from app.memories.lifecycle import ACTIVE_CENSOR, REVIEWED_DECISION
 from app.memories.models import Memory
 
@@ -32,8 +38,22 @@ def _standing_query() -> CompoundSelect[Any]:
     columns = (Memory.id, Memory.fields, Memory.confidence, Memory.outcome)
     agent = bindparam("agent", type_=Uuid())
     limit = bindparam("limit", type_=Integer())
+    # A censor's trigger words as PostgreSQL stems them, to match the input's words.
+    trigger = func.tsvector_to_array(
+        func.to_tsvector(
+            literal_column("'english'::regconfig"),
+            func.concat_ws(
+                " ", Memory.fields["trigger_pattern"].astext, Memory.fields["domain"].astext
+            ),
+        )
+    )
     censors = (
-        select(literal("censor").label("part"), *columns)
+        select(
+            literal("censor").label("part"),
+            *columns,
+            trigger.label("terms"),
+            Memory.embedding.label("embedding"),
+        )
         .where(
             Memory.agent_id == agent,
             Memory.kind == "censor",
@@ -43,7 +63,12 @@ def _standing_query() -> CompoundSelect[Any]:
         .limit(limit)
     )
     reviewed = (
-        select(literal("reviewed").label("part"), *columns)
+        select(
+            literal("reviewed").label("part"),
+            *columns,
+            null().cast(ARRAY(Text)).label("terms"),
+            null().cast(VectorType()).label("embedding"),
+        )
         .where(
             Memory.agent_id == agent,
             Memory.kind == "decision",
@@ -60,10 +85,11 @@ class ContextRepository:
         self.session = session
 
     async def standing(
-        self, agent_id: uuid.UUID, limit: int = 50
+        self, agent_id: uuid.UUID, limit: int = 200
     ) -> tuple[list[Censor], list[tuple[float, str]]]:
-        """The active censors, oldest first, and the (confidence, outcome) of the latest
-        reviewed decisions: what every build holds besides its search results, in one query."""
+        """The active censors (the oldest `limit`) with their trigger words and vectors, and
+        the (confidence, outcome) of the latest reviewed decisions: what a build reads besides
+        its search results, in one query."""
         params = {"agent": agent_id, "limit": limit}
         rows = (await self.session.execute(_standing_query(), params)).all()
         active = [
@@ -72,6 +98,9 @@ class ContextRepository:
                 str(row.fields.get("action", "warn")),
                 str(row.fields["trigger_pattern"]),
                 str(row.fields["reason"]),
+                domain=str(row.fields.get("domain") or ""),
+                terms=frozenset(row.terms or ()),
+                embedding=row.embedding,
             )
             for row in rows
             if row.part == "censor"

@@ -68,8 +68,11 @@ class ScoreParts(BaseModel):
 
 
 class ContextItem(BaseModel):
+    """A memory in the context. A censor's score is its relevance: similarity, plus its share
+    of trigger words in the input (`lexical`) and whether it speaks to the frame (`frame`)."""
+
     memory_id: uuid.UUID
-    kind: FlexibleKind
+    kind: FlexibleKind | Literal["censor"]
     detail: Detail
     tokens: int
     score: float
@@ -89,7 +92,7 @@ class LeftOut(BaseModel):
     """A candidate that did not make it, and why."""
 
     memory_id: uuid.UUID
-    kind: FlexibleKind
+    kind: FlexibleKind | Literal["censor"]
     reason: Literal["budget", "score", "duplicate"]
     score: float
 

@@ -64,6 +64,7 @@ class SearchRepository:
     async def match_words(self, spec: SearchSpec) -> WordHits:
         """The memories holding the input's words, each weighed by its rarity."""
         frequencies = await self._word_frequencies(spec)
+        stems = frozenset(frequencies)
         terms = [
             (word, math.log((spec.corpus_size - df + 0.5) / (df + 0.5) + 1))
             for word, df in frequencies.items()
@@ -72,14 +73,14 @@ class SearchRepository:
             if 1 <= df <= spec.common_word_memories
         ]
         if not terms:
-            return WordHits([], [])
+            return WordHits([], [], stems)
         bound = sql_params(spec) | {
             "words": [word for word, _idf in terms],
             "idf": [idf for _word, idf in terms],
             "text_limit": spec.text_limit,
         }
         rows = (await self.session.execute(word_matches(spec), bound)).all()
-        return WordHits([tuple(row[1:]) for row in rows], [row[0] for row in rows])
+        return WordHits([tuple(row[1:]) for row in rows], [row[0] for row in rows], stems)
 
     async def _word_frequencies(self, spec: SearchSpec) -> dict[str, int]:
         """Each word of the input, as PostgreSQL stems it, and in how many of the agent's
@@ -167,7 +168,7 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
     candidates = []
     for i, memory in enumerate(found.memories):
         (memory_id, kind, micro, summary, occurred_at, seq, confidence, outcome, usage,
-         superseded, state, title, effectiveness, _embedding) = memory  # fmt: skip
+         state, title, effectiveness, _embedding) = memory  # fmt: skip
         candidates.append(
             Candidate(
                 memory_id=memory_id,
@@ -181,7 +182,6 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
                 confidence=confidence,
                 outcome=outcome,
                 usage=int(usage),
-                superseded=bool(superseded),
                 state=state,
                 title=title,
                 effectiveness=effectiveness,

@@ -8,6 +8,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from pydantic import JsonValue
 from sqlalchemy import TextualSelect, bindparam, text
@@ -26,7 +27,7 @@ COLUMNS = (
     # A procedure's use is its successful activations: failing often is no recommendation.
     "m.reference_count + COALESCE((m.fields->>'success_count')::int, "
     "(m.fields->>'activation_count')::int, 0) AS usage, "
-    "m.superseded_by IS NOT NULL AS superseded, m.state, "
+    "m.state, "
     "CASE WHEN m.kind = 'procedure' THEN m.fields->>'name' END AS title, "
     "(m.fields->>'effectiveness')::float AS effectiveness, m.embedding"
 )
@@ -55,10 +56,12 @@ class SearchSpec:
 @dataclass(frozen=True)
 class Neighbours:
     """The episodes just before and after the strongest episode hits come along: of this many
-    hits (a bigger budget has room for more), this many on each side; 0: none."""
+    hits (a bigger budget has room for more), this many on each side, happened at most `gap`
+    before or after the hit; 0: none."""
 
     hits: int = 0
     window: int = 0
+    gap: timedelta = timedelta(minutes=30)  # at most this long before or after the hit
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class WordHits:
 
     memories: list[tuple[object, ...]]  # rows of `COLUMNS`
     lexical: list[float]
+    terms: frozenset[str] = frozenset()  # every word of the input, as PostgreSQL stems it
 
 
 def filters(spec: SearchSpec) -> str:
@@ -111,10 +115,13 @@ def word_matches(spec: SearchSpec) -> TextualSelect:
     return text(sql).columns(embedding=VectorType())
 
 
-# The episodes next to one strong hit `s`, before and after it on the agent's timeline.
+# The episodes next to one strong hit `s`, before and after it on the agent's timeline, within
+# :gap of it: parts of the same conversation or session, not whatever happened the week before.
 _SIDE = (
     "(SELECT m.id FROM memory m WHERE m.agent_id = s.agent_id AND m.kind = 'episode' "
     "AND (m.occurred_at, m.seq) {op} (s.occurred_at, s.seq) "
+    "AND m.occurred_at BETWEEN s.occurred_at - CAST(:gap AS interval) "
+    "AND s.occurred_at + CAST(:gap AS interval) "
     "ORDER BY m.occurred_at {dir}, m.seq {dir} LIMIT :window)"
 )
 
@@ -210,4 +217,5 @@ def _episode_params(
         "top_lexical": max((score for _memory_id, score in episodes), default=0.0) or 1.0,
         "neighbour_hits": neighbours.hits,
         "window": neighbours.window,
+        "gap": neighbours.gap,
     }

@@ -78,7 +78,6 @@ class Candidate:
     confidence: float | None = None
     outcome: str | None = None
     usage: int = 0  # references from feedback plus recorded activations
-    superseded: bool = False
     state: str = ""  # its lifecycle state (a core fact outranks a new one)
     title: str | None = None  # a procedure's name: its section's heading
     effectiveness: float | None = None  # a procedure's share of successful activations
@@ -95,14 +94,17 @@ class Scored:
     components: dict[str, float] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Censor:
-    """An active constraint: always in context while it fits."""
+    """An active constraint, with what its relevance to an input is judged by."""
 
     memory_id: uuid.UUID
     action: str
     pattern: str
     reason: str
+    domain: str = ""
+    terms: frozenset[str] = frozenset()  # its trigger's and domain's words, stemmed
+    embedding: Vector | None = None
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,8 @@ class ContextSettings(BaseModel):
     neighbour_hits: int = Field(default=5, ge=0, le=50)
     neighbour_hits_max: int = Field(default=20, ge=0, le=50)
     neighbour_window: int = Field(default=2, ge=0, le=10)
+    # Neighbours are parts of the hit's own conversation: at most this long before or after it.
+    neighbour_gap_minutes: float = Field(default=30.0, gt=0)
     min_similarity: float = Field(default=0.2, ge=0, le=1)
     duplicate_similarity: float = Field(default=0.95, gt=0, le=1.01)
     summary_share: float = Field(default=0.5, gt=0, le=1)

@@ -53,9 +53,12 @@ ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-# States a memory is left out of searches in: a fact proven wrong, a retired procedure (a
-# superseded fact is still searched, and ranked lower).
-UNSEARCHABLE: dict[str, tuple[str, ...]] = {"fact": ("inactive",), "procedure": ("retired",)}
+# States a memory is left out of a context's search in: a fact proven wrong or replaced by a
+# newer one (it stays readable and listed), a retired procedure.
+UNSEARCHABLE: dict[str, tuple[str, ...]] = {
+    "fact": ("inactive", "superseded"),
+    "procedure": ("retired",),
+}
 # States of a fact that a repetition confirms.
 CONFIRMABLE = ALLOWED["fact"]["confirm"]
 # States in which a censor is in force (those it can still be retired from).

@@ -21,7 +21,13 @@ async def build(client: httpx.AsyncClient, tenancy: Tenancy, **body: Any) -> dic
 
 
 def included(result: dict[str, Any]) -> set[str]:
-    return {item["memory_id"] for layer in result["layers"] for item in layer["items"]}
+    """The memories the search put in (the constraints' layer aside)."""
+    return {
+        item["memory_id"]
+        for layer in result["layers"]
+        for item in layer["items"]
+        if item["kind"] != "censor"
+    }
 
 
 async def test_redis_question_gets_the_seed_context(
@@ -170,8 +176,9 @@ async def test_filters_by_kind_and_metadata(
     client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
 ) -> None:
     only_facts = await build(client, tenancy, input=QUESTION, kinds=["fact"])
+    # The kinds searched; the agent's constraints stay in force whatever is searched.
     kinds = {i["kind"] for layer in only_facts["layers"] for i in layer["items"]}
-    assert kinds == {"fact"}
+    assert kinds == {"fact", "censor"}
     tagged = await write(
         client, tenancy, fact("Redis cluster costs 40 EUR a month.", metadata={"topic": "cost"})
     )

@@ -58,17 +58,13 @@ def test_relevance_beats_recency_for_questions_not_for_debugging() -> None:
     assert debug[0] is new_weak
 
 
-def test_outcome_usage_and_supersession() -> None:
+def test_outcome_and_usage() -> None:
     frame = BUILTIN_FRAMES["decision"]
     base = memory(0.6, 10, kind="decision", outcome="success")
     failed = dataclasses.replace(base, memory_id=uuid.uuid4(), outcome="failure")
     used = dataclasses.replace(base, memory_id=uuid.uuid4(), usage=100)
-    superseded = dataclasses.replace(base, memory_id=uuid.uuid4(), superseded=True)
-    scores = {
-        s.candidate.memory_id: s.score for s in ranked([base, failed, used, superseded], frame)
-    }
+    scores = {s.candidate.memory_id: s.score for s in ranked([base, failed, used], frame)}
     assert scores[used.memory_id] > scores[base.memory_id] > scores[failed.memory_id]
-    assert scores[superseded.memory_id] < scores[failed.memory_id]
 
 
 def test_bigger_budgets_bring_the_neighbours_of_more_hits() -> None:

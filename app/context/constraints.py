@@ -1,0 +1,105 @@
+"""Which active censors a context shows: those whose trigger the input matches, then those that
+stand out from the agent's other censors by meaning, words and the frame. Pure.
+
+Every censor of the agent is scored, so "stands out" is judged against the agent's own censors:
+a censor is in when its relevance is at least `CensorRules.standout` standard deviations above
+their mean and at least `CensorRules.floor` (an agent with only a handful sees them all); BLOCK
+goes before WARN among equals. The layer's cap (in the render step) decides how many fit.
+"""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from app.context.frames import cue_matches
+from app.context.types import Censor, Frame, Vector
+
+CensorReason = Literal["trigger", "relevant", "score"]
+
+
+@dataclass(frozen=True)
+class CensorRules:
+    """What makes a censor relevant to an input."""
+
+    standout: float = 2.0  # standard deviations above the mean of the agent's censors
+    floor: float = 0.3  # least relevance of a censor the trigger words do not match
+    words: float = 0.3  # weight of the share of its trigger words the input holds
+    frame: float = 0.15  # bonus when it speaks of what the frame is about (its cues)
+    # An agent with this few censors sees them all: a handful of rules costs little, and there
+    # are too few to tell which stand out.
+    all_up_to: int = 3
+
+
+@dataclass(frozen=True)
+class ScoredCensor:
+    """A censor, how relevant it is to the input, and whether and why it is shown."""
+
+    censor: Censor
+    semantic: float
+    words: float
+    frame: float
+    relevance: float
+    reason: CensorReason
+
+    @property
+    def chosen(self) -> bool:
+        return self.reason != "score"
+
+
+def _trigger_matched(censor: Censor, terms: frozenset[str]) -> bool:
+    """The input holds its trigger: every one of its words, or two or more and half of them."""
+    matched = len(censor.terms & terms)
+    return bool(censor.terms) and (
+        matched == len(censor.terms) or (matched >= 2 and 2 * matched >= len(censor.terms))
+    )
+
+
+def _score(
+    censor: Censor, vector: Vector | None, terms: frozenset[str], frame: Frame
+) -> tuple[float, float, float]:
+    semantic = 0.0
+    if vector is not None and censor.embedding is not None:
+        semantic = max(float(np.dot(censor.embedding, vector)), 0.0)
+    words = len(censor.terms & terms) / len(censor.terms) if censor.terms else 0.0
+    about_frame = 1.0 if cue_matches(f"{censor.pattern} {censor.domain}", frame.cues) else 0.0
+    return semantic, words, about_frame
+
+
+def choose_censors(
+    censors: Sequence[Censor],
+    vector: Vector | None,
+    terms: frozenset[str],
+    frame: Frame,
+    rules: CensorRules = CensorRules(),
+) -> list[ScoredCensor]:
+    """Every censor scored, the chosen first (trigger matches, then by relevance, BLOCK before
+    WARN among equals), then the rest by relevance; ties by their text, so the same data gives
+    the same order."""
+    parts = [_score(c, vector, terms, frame) for c in censors]
+    relevance = [s + rules.words * w + rules.frame * f for s, w, f in parts]
+    mean = sum(relevance) / len(relevance) if relevance else 0.0
+    spread = math.sqrt(sum((r - mean) ** 2 for r in relevance) / len(relevance)) if relevance else 0
+    bar = max(rules.floor, mean + rules.standout * spread)
+    scored = []
+    for censor, (semantic, words, about_frame), value in zip(
+        censors, parts, relevance, strict=True
+    ):
+        reason: CensorReason = "score"
+        if _trigger_matched(censor, terms):
+            reason = "trigger"
+        elif value >= bar or len(censors) <= rules.all_up_to:
+            reason = "relevant"
+        scored.append(ScoredCensor(censor, semantic, words, about_frame, round(value, 6), reason))
+    scored.sort(
+        key=lambda s: (
+            s.reason != "trigger",
+            not s.chosen,
+            -round(s.relevance, 2),
+            s.censor.action != "block",
+            s.censor.pattern,
+        )
+    )
+    return scored

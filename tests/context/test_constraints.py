@@ -1,0 +1,57 @@
+"""Which censors a context shows: by trigger, by how they stand out, BLOCK first. Pure."""
+
+import uuid
+
+import numpy as np
+
+from app.context.constraints import choose_censors
+from app.context.types import Censor
+from tests.context.builders import FRAME
+
+
+def _unit(*values: float) -> np.ndarray:
+    vector = np.array(values, dtype=np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+def censor(pattern: str, terms: set[str], vector: np.ndarray, action: str = "warn") -> Censor:
+    return Censor(
+        uuid.uuid4(), action, pattern, "because", terms=frozenset(terms), embedding=vector
+    )
+
+
+INPUT = _unit(1, 0, 0)
+UNRELATED = [
+    censor(f"Don't do unrelated thing {i}", {"unrel", f"thing{i}"}, _unit(0.05 * i, 1, 0))
+    for i in range(8)
+]
+
+
+def test_a_censor_whose_trigger_the_input_holds_is_always_in() -> None:
+    push = censor("Don't push to main", {"push", "main"}, _unit(0, 0, 1))
+    scored = choose_censors([*UNRELATED, push], INPUT, frozenset({"push", "main", "fix"}), FRAME)
+    assert (scored[0].censor, scored[0].reason) == (push, "trigger")
+    assert [s.reason for s in scored[1:]] == ["score"] * len(UNRELATED)
+
+
+def test_a_censor_that_stands_out_by_meaning_is_in_and_the_rest_are_out() -> None:
+    near = censor("Don't add infrastructure lightly", {"infrastructur"}, _unit(1, 0.3, 0))
+    scored = choose_censors([*UNRELATED, near], INPUT, frozenset({"redis"}), FRAME)
+    chosen = [s.censor for s in scored if s.chosen]
+    assert chosen == [near]
+    assert all(s.relevance < scored[0].relevance for s in scored[1:])
+
+
+def test_block_goes_before_warn_among_equals_and_the_order_is_the_same_every_time() -> None:
+    vector = _unit(1, 0.2, 0)
+    warn = censor("Don't skip the review", {"review"}, vector, "warn")
+    block = censor("Don't skip the tests", {"test"}, vector, "block")
+    first = choose_censors([*UNRELATED, warn, block], INPUT, frozenset(), FRAME)
+    again = choose_censors([block, *UNRELATED, warn], INPUT, frozenset(), FRAME)
+    assert [s.censor for s in first[:2]] == [block, warn]
+    assert [s.censor for s in first] == [s.censor for s in again]
+
+
+def test_an_agent_with_a_handful_of_censors_sees_them_all() -> None:
+    few = UNRELATED[:3]
+    assert all(s.chosen for s in choose_censors(few, INPUT, frozenset(), FRAME))
