@@ -125,9 +125,13 @@ class Built:
 
 
 def centroid(built: Built) -> list[float] | None:
-    """The mean direction of the input and the memories in the context (for refresh)."""
-    vectors = [i.scored.candidate.embedding for i in built.assembly.included()]
-    parts = [v for v in [built.embedding.vector, *vectors] if v is not None]
+    """What the context was built for, as a direction (refresh measures drift against it): the
+    input's vector; without one, the mean of the memories in the context. The memories alone
+    are a noisy measure: the very input that built a context was 0.32 from their mean."""
+    if built.embedding.vector is not None:
+        return [float(x) for x in built.embedding.vector]
+    included = [i.scored.candidate.embedding for i in built.assembly.included()]
+    parts = [v for v in included if v is not None]
     if not parts:
         return None
     mean = np.mean(np.stack(parts), axis=0)

@@ -11,6 +11,7 @@ from app.core.metrics import (
     CONTEXT_LEFT_OUT,
     CONTEXT_RECALL_PRECISION,
     CONTEXT_REFRESH_CHECKS,
+    CONTEXT_REFRESH_RATE,
     CONTEXT_REFRESHES,
     CONTEXT_RELEVANCE,
     CONTEXT_UTILIZATION,
@@ -34,10 +35,17 @@ def observe_build(response: ContextBuildResponse, assembly: Assembly, *, first: 
 
 
 def observe_refresh(reasons: list[str]) -> None:
-    """One conversation turn checked, and the reasons it was rebuilt for."""
+    """One conversation turn checked; a rebuild counts once, under its first reason, so the
+    counts by reason add up to the rebuilds; the rate is rebuilds per turn checked."""
     CONTEXT_REFRESH_CHECKS.inc()
-    for reason in reasons:
-        CONTEXT_REFRESHES.labels(reason).inc()
+    _REFRESHES["checks"] += 1
+    if reasons:
+        CONTEXT_REFRESHES.labels(reasons[0]).inc()
+        _REFRESHES["rebuilds"] += 1
+    CONTEXT_REFRESH_RATE.set(_REFRESHES["rebuilds"] / _REFRESHES["checks"])
+
+
+_REFRESHES = {"checks": 0, "rebuilds": 0}
 
 
 def observe_feedback(precision: float) -> None:

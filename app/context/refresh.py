@@ -68,7 +68,7 @@ async def refresh_context(
 
 
 def _similarity(vector: Vector | None, build: ContextBuild) -> float | None:
-    """Of the new input to the built context (the centroid of its input and memories)."""
+    """Of the new input to what the context was built for (see `manifest.centroid`)."""
     if vector is None or build.centroid is None:
         return None
     return round(float(np.dot(vector, np.asarray(build.centroid))), 4)

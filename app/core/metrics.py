@@ -95,7 +95,13 @@ CONTEXT_REFRESH_CHECKS = Counter(
     "ce_context_refresh_checks_total", "Refresh requests (conversation turns checked)."
 )
 CONTEXT_REFRESHES = Counter(
-    "ce_context_refreshes_total", "Contexts rebuilt on refresh, by reason.", ["reason"]
+    "ce_context_refreshes_total",
+    "Contexts rebuilt on refresh, each under its first reason (they add up to the rebuilds).",
+    ["reason"],
+)
+CONTEXT_REFRESH_RATE = Gauge(
+    "ce_context_refresh_rate",
+    "Rebuilds per refresh request (conversation turn checked) since start; target < 0.3.",
 )
 CONTEXT_RECALL_PRECISION = Histogram(
     "ce_context_recall_precision",
