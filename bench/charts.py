@@ -9,7 +9,6 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from bench.locomo import CATEGORIES
 from bench.recall import BUDGETS
 
 if TYPE_CHECKING:
@@ -33,6 +32,16 @@ def quality_chart(result: "QualityResult", path: Path) -> Path:
         linewidth=2.6,
         marker="o",
     )
+    if all(result.service[b].recall_summary is not None for b in budgets):
+        left.plot(
+            budgets,
+            [result.service[b].recall_summary or 0.0 for b in budgets],
+            label="service, at summary detail or more",
+            color="black",
+            linestyle="--",
+            linewidth=1.6,
+            marker="o",
+        )
     for method, summary in result.baselines.items():
         left.plot(budgets, [summary[b].recall for b in budgets], label=method, **_STYLE)
     _targets(left, result.targets, "target (issue 4)")
@@ -45,7 +54,7 @@ def quality_chart(result: "QualityResult", path: Path) -> Path:
     left.grid(alpha=0.3)
     left.legend(fontsize=8, loc="lower right")
 
-    names = list(CATEGORIES.values())
+    names = list(result.service[budgets[-1]].by_category)
     width = 0.8 / len(budgets)
     for offset, budget in enumerate(budgets):
         xs = [i + (offset - (len(budgets) - 1) / 2) * width for i in range(len(names))]
