@@ -63,7 +63,7 @@ async def _builds(
     runs = BuildRuns()
     work = [(a, q, b) for a in agents for q in a.questions for b in BUDGETS]
     keys = {a.agent_id: written[a.agent_id].key_of() for a in agents}
-    markers = {a.agent_id: a.censor_markers() for a in agents}
+    patterns = {a.agent_id: a.censor_patterns() for a in agents}
     kinds = {a.agent_id: a.kinds() for a in agents}
     queue = iter(work)
     bar = progress(len(work), "context builds", "build")
@@ -78,7 +78,7 @@ async def _builds(
                 bar.update(1)
                 continue
             build = BuildView.model_validate_json(raw)
-            details, unknown = included(build, keys[name], markers[name])
+            details, unknown = included(build, keys[name], patterns[name])
             recount = _recount(counter, build)
             tokens = (build.totals.used, recount)
             runs.outcomes.append(

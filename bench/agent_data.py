@@ -66,14 +66,13 @@ class AgentSpec(_Loose):
         """The kind of each memory, by key."""
         return {memory.key: memory.kind for memory in self.memories}
 
-    def censor_markers(self) -> dict[str, str]:
-        """The start of each censor's line in a context ("BLOCK: pattern"), by key."""
-        markers: dict[str, str] = {}
-        for memory in self.memories:
-            if memory.kind == "censor":
-                action = str(memory.body.get("action", "warn")).upper()
-                markers[memory.key] = f"{action}: {memory.body.get('trigger_pattern', '')}"
-        return markers
+    def censor_patterns(self) -> dict[str, str]:
+        """The trigger pattern of each censor, by key (what its line in a context names)."""
+        return {
+            memory.key: str(memory.body.get("trigger_pattern", ""))
+            for memory in self.memories
+            if memory.kind == "censor"
+        }
 
 
 class AgentBenchFile(_Loose):

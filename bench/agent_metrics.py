@@ -45,12 +45,13 @@ class BuildView(_Read):
 
 
 def included(
-    build: BuildView, key_of: Mapping[uuid.UUID, str], censor_markers: Mapping[str, str]
+    build: BuildView, key_of: Mapping[uuid.UUID, str], censor_patterns: Mapping[str, str]
 ) -> tuple[dict[str, str], int]:
     """The detail of each memory in the context, by key, and the items naming no known memory.
 
     Every item of every layer counts (identity and working memory are not items). Censors the
-    manifest does not list are found by their line in the text ("- BLOCK: pattern — reason")."""
+    manifest does not list are found by their line in the text ("- BLOCK: pattern — reason"),
+    whatever the action it names: a warning escalated by its activations is rendered BLOCK."""
     details: dict[str, str] = {}
     unknown = 0
     for item in (item for layer in build.layers for item in layer.items):
@@ -59,15 +60,17 @@ def included(
             unknown += 1
         else:
             details[key] = item.detail
-    for key, marker in censor_markers.items():
-        if key not in details and _has_line(build.context, marker):
+    for key, pattern in censor_patterns.items():
+        if key not in details and _has_line(build.context, pattern):
             details[key] = CENSOR_DETAIL
     return details, unknown
 
 
-def _has_line(text: str, marker: str) -> bool:
-    """The marker followed by the end of a word (not a longer pattern that starts with it)."""
-    return re.search(re.escape(marker) + r"(?!\w)", text) is not None
+def _has_line(text: str, pattern: str) -> bool:
+    """A censor's line: an action, the pattern, then the dash before the reason or the end of
+    the line (so a pattern that begins another censor's pattern is not found in that one)."""
+    found = re.search(r"\b[A-Z]+: " + re.escape(pattern) + r"(?= — |$)", text, re.MULTILINE)
+    return found is not None
 
 
 @dataclass(frozen=True)
