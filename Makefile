@@ -5,11 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 DATA ?= ../shared/bench/locomo-dev.json
+# bench-agent reads a typed-memory file: DATA when given, else the development file of bench/data/.
+AGENT_DATA = $(if $(filter command line environment,$(origin DATA)),$(DATA),bench/data/agent-dev.json)
 SKIP_100K ?=
 COMMIT ?=
 BENCH_ARGS = $(if $(COMMIT),--commit $(COMMIT))
 
-.PHONY: install run worker migrate test lint typecheck openapi bench bench-quality bench-speed clean
+.PHONY: install run worker migrate test lint typecheck openapi bench bench-quality bench-agent bench-speed clean
 
 $(STAMP): pyproject.toml
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -52,6 +54,9 @@ bench: $(BENCH_STAMP)
 
 bench-quality: $(BENCH_STAMP)
 	$(BIN)/python -m bench quality --data $(DATA) $(BENCH_ARGS)
+
+bench-agent: $(BENCH_STAMP)
+	$(BIN)/python -m bench agent --data $(AGENT_DATA) $(BENCH_ARGS)
 
 bench-speed: $(BENCH_STAMP)
 	$(BIN)/python -m bench speed $(if $(SKIP_100K),--skip-100k) $(BENCH_ARGS)

@@ -1,4 +1,4 @@
-"""python -m bench quality|speed|all|report: benchmarks against a service started here."""
+"""python -m bench quality|agent|speed|all|report: benchmarks against a service started here."""
 
 import argparse
 import sys
@@ -8,24 +8,29 @@ from pathlib import Path
 _DEFAULT_DATA = (
     Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "locomo-dev.json"
 )
+_DEFAULT_AGENT_DATA = Path(__file__).resolve().parent / "data" / "agent-dev.json"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and run the chosen benchmarks."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "which",
-        choices=("quality", "speed", "all", "report"),
-        help="report: print the tables of bench/results/*.json again and redraw the charts",
+        choices=("quality", "agent", "speed", "all", "report"),
+        help="agent: typed memory on curated questions; "
+        "report: print the tables of bench/results/*.json again and redraw the charts",
     )
     parser.add_argument(
-        "--data", type=Path, default=_DEFAULT_DATA, help="a LoCoMo-format file (quality)"
+        "--data",
+        type=Path,
+        default=None,
+        help=f"quality: a LoCoMo-format file (default {_DEFAULT_DATA}); "
+        f"agent: a typed-memory file (default {_DEFAULT_AGENT_DATA})",
     )
     parser.add_argument(
         "--conversations", type=int, default=None, help="only the first N conversations (quality)"
     )
     parser.add_argument(
-        "--concurrency", type=int, default=4, help="concurrent build clients (quality)"
+        "--concurrency", type=int, default=4, help="concurrent build clients (quality, agent)"
     )
     parser.add_argument(
         "--skip-100k", action="store_true", help="stop the speed benchmark at 10,000 memories"
@@ -40,21 +45,40 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="run the service from this commit (git archive) instead of the working tree",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _data(args: argparse.Namespace, default: Path, target: str) -> Path | None:
+    """The data file to read, or None (after saying so) when it does not exist."""
+    data: Path = args.data or default
+    if not data.exists():
+        print(f"{data} not found; pass --data (make {target} DATA=...)")
+        return None
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run the chosen benchmarks."""
+    args = _parser().parse_args(argv)
     started = time.perf_counter()
     if args.which == "report":
         from bench.rerender import rerender
 
         rerender()
         return 0
+    if args.which == "agent":
+        from bench import agent
+
+        if (data := _data(args, _DEFAULT_AGENT_DATA, "bench-agent")) is None:
+            return 2
+        agent.run(data, concurrency=args.concurrency, commit=args.commit)
     if args.which in ("quality", "all"):
         from bench import quality
 
-        if not args.data.exists():
-            print(f"{args.data} not found; pass --data (make bench-quality DATA=...)")
+        if (data := _data(args, _DEFAULT_DATA, "bench-quality")) is None:
             return 2
         quality.run(
-            args.data, concurrency=args.concurrency, limit=args.conversations, commit=args.commit
+            data, concurrency=args.concurrency, limit=args.conversations, commit=args.commit
         )
     if args.which in ("speed", "all"):
         from bench import speed

@@ -9,10 +9,10 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from bench.locomo import CATEGORIES
 from bench.recall import BUDGETS
 
 if TYPE_CHECKING:
+    from bench.agent_tables import AgentResult
     from bench.quality_tables import QualityResult
     from bench.speed_tables import SizeStep, SpeedResult
 
@@ -33,6 +33,16 @@ def quality_chart(result: "QualityResult", path: Path) -> Path:
         linewidth=2.6,
         marker="o",
     )
+    if all(result.service[b].recall_summary is not None for b in budgets):
+        left.plot(
+            budgets,
+            [result.service[b].recall_summary or 0.0 for b in budgets],
+            label="service, at summary detail or more",
+            color="black",
+            linestyle="--",
+            linewidth=1.6,
+            marker="o",
+        )
     for method, summary in result.baselines.items():
         left.plot(budgets, [summary[b].recall for b in budgets], label=method, **_STYLE)
     _targets(left, result.targets, "target (issue 4)")
@@ -45,7 +55,7 @@ def quality_chart(result: "QualityResult", path: Path) -> Path:
     left.grid(alpha=0.3)
     left.legend(fontsize=8, loc="lower right")
 
-    names = list(CATEGORIES.values())
+    names = list(result.service[budgets[-1]].by_category)
     width = 0.8 / len(budgets)
     for offset, budget in enumerate(budgets):
         xs = [i + (offset - (len(budgets) - 1) / 2) * width for i in range(len(names))]
@@ -55,6 +65,48 @@ def quality_chart(result: "QualityResult", path: Path) -> Path:
     right.set_ylim(0, 1)
     right.set_ylabel("mean evidence recall")
     right.set_title("Service recall by question category")
+    right.grid(axis="y", alpha=0.3)
+    right.legend(fontsize=8)
+    _finish(fig, result.run, path)
+    return path
+
+
+def agent_chart(result: "AgentResult", path: Path) -> Path:
+    """The overall measures by budget, and recall by category at each budget."""
+    fig = Figure(figsize=(13, 5), dpi=110)
+    left, right = fig.subplots(1, 2)
+    budgets = sorted(result.scores)
+    overall = [result.scores[b]["overall"] for b in budgets]
+    lines: list[tuple[str, list[float]]] = [
+        ("recall", [s.recall for s in overall]),
+        ("recall at summary or more", [s.recall_summary for s in overall]),
+        ("precision", [s.precision for s in overall]),
+        (
+            "censor recall",
+            [math.nan if s.censor_recall is None else s.censor_recall for s in overall],
+        ),
+        ("utilization", [s.utilization for s in overall]),
+    ]
+    for name, values in lines:
+        left.plot(budgets, values, label=name, **_STYLE)
+    left.set_xscale("log", base=2)
+    left.set_xticks(budgets, [str(b) for b in budgets])
+    left.set_ylim(0, 1)
+    left.set_xlabel("token budget")
+    left.set_title(f"Typed memory ({result.data.get('name')}): overall by budget")
+    left.grid(alpha=0.3)
+    left.legend(fontsize=8, loc="lower right")
+
+    names = [n for n in result.scores[budgets[0]] if n != "overall"] if budgets else []
+    width = 0.8 / max(len(budgets), 1)
+    for offset, budget in enumerate(budgets):
+        xs = [i + (offset - (len(budgets) - 1) / 2) * width for i in range(len(names))]
+        ys = [result.scores[budget][n].recall if n in result.scores[budget] else 0.0 for n in names]
+        right.bar(xs, ys, width=width, label=f"{budget} tokens")
+    right.set_xticks(range(len(names)), names, rotation=20)
+    right.set_ylim(0, 1)
+    right.set_ylabel("mean recall of expected memories")
+    right.set_title("Recall by question category")
     right.grid(axis="y", alpha=0.3)
     right.legend(fontsize=8)
     _finish(fig, result.run, path)

@@ -1,4 +1,4 @@
-"""The benchmarks' HTTP client of the service: agents, batch writes, builds, queue depth."""
+"""The benchmarks' HTTP client of the service: agents, writes, patches, builds, queue depth."""
 
 import time
 import uuid
@@ -55,6 +55,20 @@ class ApiClient:
         response = await self.http.put(f"/agents/{agent_id}", json={"identity": {"name": name}})
         _check(response)
 
+    async def upsert_agent(self, agent_id: str, body: dict[str, JsonValue]) -> None:
+        """PUT /agents/{id} with a whole body (identity, model, default budget)."""
+        _check(await self.http.put(f"/agents/{agent_id}", json=body))
+
+    async def put_working_memory(self, agent_id: str, body: dict[str, JsonValue]) -> None:
+        """Replace the agent's current task and open threads."""
+        _check(await self.http.put(f"/agents/{agent_id}/working-memory", json=body))
+
+    async def patch_memory(self, memory_id: uuid.UUID, body: dict[str, JsonValue]) -> MemoryRead:
+        """One lifecycle action (record_outcome, supersede, ...) on a memory."""
+        response = await self.http.patch(f"/memories/{memory_id}", json=body)
+        _check(response)
+        return MemoryRead.model_validate_json(response.content)
+
     async def write_batch(self, agent_id: str, memories: list[MemoryBody]) -> list[MemoryRead]:
         """Write up to BATCH_MAX memories in one request; the stored records, in order."""
         response = await self.http.post(
@@ -80,6 +94,14 @@ class ApiClient:
         elapsed_ms = (time.perf_counter() - started) * 1000
         _check(response)
         return ContextBuildResponse.model_validate_json(response.content), elapsed_ms
+
+    async def build_json(self, request: dict[str, JsonValue]) -> tuple[bytes, float]:
+        """POST /context/build, unparsed (for readers of their own); the client latency in ms."""
+        started = time.perf_counter()
+        response = await self.http.post("/context/build", json=request)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        _check(response)
+        return response.content, elapsed_ms
 
     async def pending_jobs(self) -> int:
         """Background jobs queued or running, from ce_job_queue_depth on /metrics."""

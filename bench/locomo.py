@@ -9,9 +9,22 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
+# The names of LoCoMo's categories; files converted from other sets (LongMemEval has six
+# question types) may use any numbers, which are reported as "category N".
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _SESSION = re.compile(r"^session_(\d+)$")
 _DIA_ID = re.compile(r"^D\s*:?\s*(\d+)\s*:\s*(\d+)$")
+
+
+def category_name(number: int) -> str:
+    """LoCoMo's name of a category number, or "category N" for one it does not name."""
+    return CATEGORIES.get(number, f"category {number}")
+
+
+def category_label(name: str) -> str:
+    """A category for tables: "1 multi-hop" for LoCoMo's, the name itself for others."""
+    number = next((n for n, known in CATEGORIES.items() if known == name), None)
+    return f"{number} {name}" if number is not None else name
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from app.providers.tokenizer import TokenCounter
 from bench import charts
 from bench.client import ApiClient, MemoryBody
 from bench.ingest import progress, wait_for_background, write_in_order
-from bench.locomo import CATEGORIES, Conversation, load
+from bench.locomo import Conversation, category_name, load
 from bench.quality_baselines import run_baselines
 from bench.quality_tables import QualityResult, ServiceStats, tables
 from bench.recall import BUDGETS, Outcome, recall_of, summarise
@@ -90,9 +90,18 @@ async def _builds(
             built, elapsed_ms = await api.build(request)
             items = [item for layer in built.layers for item in layer.items]
             included = {dia_of[i.memory_id] for i in items if i.memory_id in dia_of}
+            at_summary = {
+                dia_of[i.memory_id] for i in items if i.memory_id in dia_of and i.detail != "micro"
+            }
             runs.details.update(item.detail for item in items)
             runs.outcomes.append(
-                Outcome(question.category, budget, recall_of(question, included), built.totals.used)
+                Outcome(
+                    question.category,
+                    budget,
+                    recall_of(question, included),
+                    built.totals.used,
+                    recall_of(question, at_summary),
+                )
             )
             runs.server_ms[budget].append(built.timings_ms["total"])
             runs.client_ms[budget].append(elapsed_ms)
@@ -175,9 +184,12 @@ def run(
             "turns": turns,
             "questions": questions,
             "repairs": repairs.as_json(),
-            "categories": dict(
-                Counter(CATEGORIES[q.category] for c in conversations for q in c.questions)
-            ),
+            "categories": {
+                category_name(number): count
+                for number, count in sorted(
+                    Counter(q.category for c in conversations for q in c.questions).items()
+                )
+            },
         },
         service=summarise(runs.outcomes),
         service_stats=stats,

@@ -85,13 +85,10 @@ def run_baselines(
                         packed = pack(ranking, costs, lines, budget, counter.count)
                         overflows[method] += packed.recount > budget
                         included = {conv.turns[i].dia_id for i in packed.indices}
+                        recall = recall_of(question, included)
+                        # Whole turns: what is in is in at full detail.
                         outcomes[method].append(
-                            Outcome(
-                                question.category,
-                                budget,
-                                recall_of(question, included),
-                                packed.tokens,
-                            )
+                            Outcome(question.category, budget, recall, packed.tokens, recall)
                         )
                 bar.update(1)
     return outcomes, overflows

@@ -1,9 +1,9 @@
 """The measure: evidence recall of one question at one budget, and its means."""
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from bench.locomo import CATEGORIES, Question
+from bench.locomo import Question, category_name
 
 BUDGETS = (500, 1000, 2000, 4000)
 
@@ -14,8 +14,9 @@ class Outcome:
 
     category: int
     budget: int
-    recall: float
+    recall: float  # evidence in the context at any detail
     tokens: int
+    recall_summary: float  # evidence in at summary detail (a whole turn), not only a micro line
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,9 @@ class BudgetSummary:
     tokens_mean: float
     by_category: dict[str, float]
     questions: int
+    # Absent from results written before they were measured.
+    recall_summary: float | None = None
+    by_category_summary: dict[str, float] = field(default_factory=dict)
 
 
 def recall_of(question: Question, included: Collection[str]) -> float:
@@ -39,20 +43,28 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def summarise(outcomes: Sequence[Outcome]) -> dict[int, BudgetSummary]:
-    """Mean recall per budget and category, share with all evidence, mean tokens."""
+    """Mean recall (at any detail and at summary or more) per budget and category, share with
+    all evidence, mean tokens. Categories are those of the outcomes, in number order."""
     result: dict[int, BudgetSummary] = {}
+    categories = sorted({o.category for o in outcomes})
     for budget in sorted({o.budget for o in outcomes}):
         rows = [o for o in outcomes if o.budget == budget]
-        by_category = {
-            name: round(_mean([o.recall for o in rows if o.category == number]), 4)
-            for number, name in CATEGORIES.items()
-            if any(o.category == number for o in rows)
-        }
+        by_number = {n: [o for o in rows if o.category == n] for n in categories}
         result[budget] = BudgetSummary(
             recall=round(_mean([o.recall for o in rows]), 4),
             all_evidence=round(_mean([float(o.recall == 1.0) for o in rows]), 4),
             tokens_mean=round(_mean([float(o.tokens) for o in rows]), 1),
-            by_category=by_category,
+            by_category={
+                category_name(n): round(_mean([o.recall for o in those]), 4)
+                for n, those in by_number.items()
+                if those
+            },
             questions=len(rows),
+            recall_summary=round(_mean([o.recall_summary for o in rows]), 4),
+            by_category_summary={
+                category_name(n): round(_mean([o.recall_summary for o in those]), 4)
+                for n, those in by_number.items()
+                if those
+            },
         )
     return result

@@ -2,7 +2,7 @@
 
 from pydantic import TypeAdapter
 
-from bench import charts, quality_tables, speed_tables
+from bench import agent_tables, charts, quality_tables, speed_tables
 from bench.report import RESULTS_DIR
 
 
@@ -20,3 +20,9 @@ def rerender() -> None:
         print(f"\nSpeed ({speed.run.get('date')}, commit {speed.run.get('commit')})\n")
         print(speed_tables.tables(speed))
         charts.speed_chart(speed, RESULTS_DIR / "speed.png")
+    agent_path = RESULTS_DIR / "agent.json"
+    if agent_path.exists():
+        typed = TypeAdapter(agent_tables.AgentResult).validate_json(agent_path.read_bytes())
+        print(f"\nTyped memory ({typed.run.get('date')}, commit {typed.run.get('commit')})\n")
+        print(agent_tables.tables(typed))
+        charts.agent_chart(typed, RESULTS_DIR / "agent.png")
