@@ -24,8 +24,8 @@ CensorReason = Literal["trigger", "relevant", "score"]
 class CensorRules:
     """What makes a censor relevant to an input."""
 
-    standout: float = 2.0  # standard deviations above the mean of the agent's censors
-    floor: float = 0.3  # least relevance of a censor the trigger words do not match
+    standout: float = 1.5  # standard deviations above the mean of the agent's censors
+    floor: float = 0.25  # least relevance of a censor the trigger words do not match
     words: float = 0.3  # weight of the share of its trigger words the input holds
     frame: float = 0.15  # bonus when it speaks of what the frame is about (its cues)
     # An agent with this few censors sees them all: a handful of rules costs little, and there
