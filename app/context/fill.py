@@ -121,6 +121,12 @@ class FlexibleLayers:
         self.excluded[str(item.scored.candidate.memory_id)] = reason
 
 
+def fullest(scored: Scored) -> Detail:
+    """The most a memory shows: the passages of it around the input's words when its summary
+    holds none of them, else its summary."""
+    return "excerpt" if scored.candidate.excerpt else "summary"
+
+
 def _fit(
     layers: FlexibleLayers, scored: Scored, room: int, summary_room: int
 ) -> tuple[Included, int] | None:
@@ -129,11 +135,11 @@ def _fit(
     kind = scored.candidate.kind
     if not layers.chosen[kind]:
         summary_room = room  # a layer's best memory has its summary whenever it fits
-    details: tuple[Detail, ...] = ("summary", "micro")
+    details: tuple[Detail, ...] = (fullest(scored), "micro")
     for detail in details:
         line, cost = layers.line(scored, detail)
         header = layers.header_cost(scored, detail)
-        if header + cost <= (summary_room if detail == "summary" else room):
+        if header + cost <= (summary_room if detail != "micro" else room):
             return Included(scored, detail, cost, line), header + cost
     return None
 
@@ -157,12 +163,13 @@ def _upgrade(layers: FlexibleLayers, pool: int) -> None:
         key=lambda item: -item.scored.score,
     )
     for item in upgrades:
-        line, cost = layers.line(item.scored, "summary")
+        detail = fullest(item.scored)
+        line, cost = layers.line(item.scored, detail)
         kind = item.scored.candidate.kind
         if cost - item.tokens <= pool - layers.total_used():
             chosen = layers.chosen[kind]
             index = next(i for i, other in enumerate(chosen) if other is item)
-            chosen[index] = Included(item.scored, "summary", cost, line)
+            chosen[index] = Included(item.scored, detail, cost, line)
             layers.used[kind] += cost - item.tokens
 
 

@@ -102,14 +102,16 @@ def own_section(scored: Scored, detail: Detail) -> bool:
     """A procedure at summary detail is a section of its own, `## Procedure: <name>`; every
     other memory is an item in its kind's list."""
     candidate = scored.candidate
-    return candidate.kind == "procedure" and detail == "summary" and bool(candidate.title)
+    return candidate.kind == "procedure" and detail != "micro" and bool(candidate.title)
 
 
 def render_item(scored: Scored, detail: Detail) -> str:
     """One list item (multi-line summaries indented under their bullet), or a procedure's
     own section."""
     candidate = scored.candidate
-    text = candidate.summary if detail == "summary" else candidate.micro
+    text = {"summary": candidate.summary, "excerpt": candidate.excerpt or candidate.summary}.get(
+        detail, candidate.micro
+    )
     if own_section(scored, detail):
         return f"## Procedure: {candidate.title}\n{text.strip()}"
     return "- " + text.strip().replace("\n", "\n  ")

@@ -73,14 +73,19 @@ class SearchRepository:
             if 1 <= df <= spec.common_word_memories
         ]
         if not terms:
-            return WordHits([], [], stems)
+            return WordHits([], [], [], stems)
         bound = sql_params(spec) | {
             "words": [word for word, _idf in terms],
             "idf": [idf for _word, idf in terms],
             "text_limit": spec.text_limit,
         }
         rows = (await self.session.execute(word_matches(spec), bound)).all()
-        return WordHits([tuple(row[1:]) for row in rows], [row[0] for row in rows], stems)
+        return WordHits(
+            [tuple(row[2:]) for row in rows],
+            [row[0] for row in rows],
+            [row[1] for row in rows],
+            stems,
+        )
 
     async def _word_frequencies(self, spec: SearchSpec) -> dict[str, int]:
         """Each word of the input, as PostgreSQL stems it, and in how many of the agent's
@@ -107,7 +112,7 @@ class SearchRepository:
         episodes around the strongest episode hits, merged with the word matches; each with its
         similarity to the input. One statement: each round trip costs a build about a
         millisecond."""
-        found = _Merged(list(words.memories), list(words.lexical))
+        found = _Merged(list(words.memories), list(words.lexical), list(words.excerpts))
         statement = meaning_and_neighbours(spec, neighbours, words, vector)
         if statement is not None:
             rows = await self.session.execute(*statement)
@@ -118,9 +123,12 @@ class SearchRepository:
 class _Merged:
     """The rows found, once each: the words' matches first, then the rest."""
 
-    def __init__(self, memories: list[tuple[Any, ...]], lexical: list[float]) -> None:
+    def __init__(
+        self, memories: list[tuple[Any, ...]], lexical: list[float], excerpts: list[str | None]
+    ) -> None:
         self.memories = memories
         self.lexical: list[float | None] = list(lexical)
+        self.excerpts = excerpts + [None] * (len(memories) - len(excerpts))
         self.parents: list[uuid.UUID | None] = [None] * len(memories)
 
     def merge(self, rows: Sequence[tuple[uuid.UUID, uuid.UUID | None, tuple[Any, ...]]]) -> None:
@@ -145,6 +153,7 @@ class _Merged:
     def _add(self, memory: tuple[Any, ...], parent: uuid.UUID | None) -> None:
         self.memories.append(memory)
         self.lexical.append(None)
+        self.excerpts.append(None)
         self.parents.append(parent)
 
 
@@ -187,6 +196,7 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
                 effectiveness=effectiveness,
                 embedding=embeddings[i],
                 neighbour_of=found.parents[i],
+                excerpt=found.excerpts[i],
             )
         )
     return candidates

@@ -7,7 +7,7 @@ memories' lifecycle (`UNSEARCHABLE`), not from literals here.
 import json
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from pydantic import JsonValue
@@ -71,6 +71,7 @@ class WordHits:
 
     memories: list[tuple[object, ...]]  # rows of `COLUMNS`
     lexical: list[float]
+    excerpts: list[str | None] = field(default_factory=list)  # `EXCERPT` of each, or None
     terms: frozenset[str] = frozenset()  # every word of the input, as PostgreSQL stems it
 
 
@@ -99,6 +100,20 @@ FREQUENCIES = (
 )
 
 
+# A long record whose summary holds none of the input's words that its full text holds: the
+# passages around those words (at most two, about 30 words each), shown instead of the summary.
+_ANY_WORD = (
+    "to_tsquery('simple', array_to_string(ARRAY(SELECT quote_literal(w) "
+    "FROM unnest(CAST(:words AS text[])) w), ' | '))"
+)
+EXCERPT = (
+    f"CASE WHEN length(m.full_text) > 2 * length(m.summary) AND NOT "
+    f"(to_tsvector('english', m.summary) @@ {_ANY_WORD}) THEN ts_headline('english', m.full_text, "
+    f'{_ANY_WORD}, \'MaxFragments=2, MinWords=8, MaxWords=30, StartSel="", StopSel="", '
+    'FragmentDelimiter=" … "\') END'
+)
+
+
 def word_matches(spec: SearchSpec) -> TextualSelect:
     """BM25-style: each of the input's words (:words) weighs its inverse document frequency
     among the agent's memories (:idf), so a name that is in every other turn counts for little
@@ -110,7 +125,8 @@ def word_matches(spec: SearchSpec) -> TextualSelect:
         "txt AS (SELECT m.id, sum(terms.idf) AS lexical FROM memory m "
         f"JOIN terms ON m.search_document @@ terms.q WHERE {filters(spec)} "
         "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit) "
-        f"SELECT txt.lexical, {COLUMNS} FROM txt JOIN memory m ON m.id = txt.id"
+        f"SELECT txt.lexical, {EXCERPT} AS excerpt, {COLUMNS} "
+        "FROM txt JOIN memory m ON m.id = txt.id"
     )
     return text(sql).columns(embedding=VectorType())
 

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 FlexibleKind = Literal["decision", "fact", "procedure", "episode"]
 FLEXIBLE_KINDS: tuple[FlexibleKind, ...] = ("decision", "fact", "procedure", "episode")
-Detail = Literal["summary", "micro"]
+Detail = Literal["summary", "excerpt", "micro"]
 Vector = NDArray[np.float32]
 LeftOutReason = Literal["budget", "score", "duplicate"]
 
@@ -83,6 +83,8 @@ class Candidate:
     effectiveness: float | None = None  # a procedure's share of successful activations
     embedding: Vector | None = None
     neighbour_of: uuid.UUID | None = None  # found next to a strong episode hit
+    # The passages of its full text around the input's words, when its summary holds none.
+    excerpt: str | None = None
 
 
 @dataclass(slots=True)

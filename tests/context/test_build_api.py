@@ -4,6 +4,7 @@ from typing import Any
 
 import httpx
 
+from app.core.worker import Worker
 from app.providers.container import Providers
 from app.providers.tokenizer import EncodingName
 from tests.factories import Tenancy, fact, put_agent, write
@@ -229,3 +230,25 @@ async def test_a_new_word_finds_its_memory_in_the_very_next_build(
     assert memory["id"] in included(after)
     first = next(i for layer in after["layers"] for i in layer["items"])
     assert first["memory_id"] == memory["id"]  # the rare words outweigh the common one
+
+
+async def test_a_long_record_shows_the_passage_the_input_asks_about(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    await put_agent(client, tenancy)
+    filler = [
+        f"Step {i}: the team reviewed dashboards, logs and tickets for release {i}."
+        for i in range(20)
+    ]
+    filler.insert(14, "The Redis password is stored in Vault under secret/newton/redis.")
+    episode = await write(
+        client,
+        tenancy,
+        {"kind": "episode", "title": "Release week", "detail": " ".join(filler)},
+    )
+    assert "Vault" not in episode["representations"]["summary"]["text"]
+    await worker.drain()
+    result = await build(client, tenancy, input="Where is the Redis password stored?", budget=1000)
+    item = next(i for layer in result["layers"] for i in layer["items"] if i["kind"] == "episode")
+    assert (item["memory_id"], item["detail"]) == (episode["id"], "excerpt")
+    assert "stored in Vault under secret/newton/redis" in result["context"]
