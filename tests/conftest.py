@@ -6,6 +6,7 @@ from pathlib import Path
 import httpx
 import pytest
 from pydantic import SecretStr
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from app.core.config import DatabaseSettings, Settings, WorkerSettings
@@ -138,3 +139,32 @@ def fake(fake_openai_server: FakeOpenAI) -> Iterator[FakeOpenAI]:
     fake_openai_server.reset()
     yield fake_openai_server
     fake_openai_server.reset()
+
+
+@pytest.fixture
+def committed_runtime(settings: Settings, database: Database, providers: Providers) -> Runtime:
+    """Like `runtime`, but every request and job commits for real."""
+    worker = Worker(database.sessionmaker, build_handlers(providers, settings), settings.worker)
+    return Runtime(settings, database, providers, worker)
+
+
+@pytest.fixture
+async def committed_client(committed_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(committed_runtime.settings)
+    attach_runtime(app, committed_runtime)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        yield client
+
+
+@pytest.fixture
+async def committed_tenancy(database: Database) -> AsyncIterator[Tenancy]:
+    """A committed tenant, removed with everything it owns after the test."""
+    tenancy = await new_tenancy(database.sessionmaker)
+    yield tenancy
+    async with database.sessionmaker.begin() as session:
+        owned = {"tenant": tenancy.tenant}
+        tenant_id = "(SELECT id FROM tenant WHERE name = :tenant)"
+        for table in ("memory", "agent", "idempotency_record", "api_key"):  # jobs cascade
+            await session.execute(text(f"DELETE FROM {table} WHERE tenant_id = {tenant_id}"), owned)
+        await session.execute(text("DELETE FROM tenant WHERE name = :tenant"), owned)

@@ -83,13 +83,13 @@ class MemoryRepository:
 
     async def facts_like(
         self, agent_id: uuid.UUID, content: str, states: Sequence[str], limit: int = 10
-    ) -> list[Memory]:
-        """The agent's facts in `states` sharing the most words with `content`, locked for the
-        confirmation that follows."""
+    ) -> list[tuple[uuid.UUID, str]]:
+        """(id, content) of the agent's facts in `states` sharing the most words with `content`;
+        not locked (see `lock_in_order`)."""
         words = func.replace(cast(func.plainto_tsquery("english", content), Text), "&", "|")
         tsquery = func.to_tsquery("english", words)
         query = (
-            select(Memory)
+            select(Memory.id, Memory.fields["content"].astext)
             .where(
                 Memory.agent_id == agent_id,
                 Memory.kind == "fact",
@@ -98,10 +98,20 @@ class MemoryRepository:
             )
             .order_by(func.ts_rank_cd(Memory.search_document, tsquery).desc(), Memory.seq)
             .limit(limit)
+        )
+        return [(row[0], row[1] or "") for row in await self.session.execute(query)]
+
+    async def lock_in_order(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Memory]:
+        """The memories, locked for update in the order of their ids: concurrent writers that
+        lock some of the same rows take them in one order and never deadlock."""
+        query = (
+            select(Memory)
+            .where(Memory.id.in_(sorted(set(memory_ids))))
+            .order_by(Memory.id)
             .with_for_update(of=Memory)
             .execution_options(populate_existing=True)
         )
-        return list(await self.session.scalars(query))
+        return {memory.id: memory for memory in await self.session.scalars(query)}
 
     async def erase(self, memory_id: uuid.UUID, successor_id: uuid.UUID | None) -> None:
         """Delete a memory (its jobs go with it, by the foreign key's cascade). Facts it had

@@ -125,17 +125,19 @@ async def _confirm_repeated_facts(
     """The written facts that say again what an active fact says, by position, each with that
     fact, now confirmed once more (a fact repeated twice in one batch is confirmed twice)."""
     repository = MemoryRepository(session)
-    repeated: dict[int, Memory] = {}
+    matches: dict[int, uuid.UUID] = {}
     for index, item in enumerate(items):
-        if not isinstance(item, FactCreate):
-            continue
-        similar = await repository.facts_like(agent_id, item.content, lifecycle.CONFIRMABLE)
-        existing = next(
-            (m for m in similar if same_fact(item.content, str(m.fields.get("content", "")))),
-            None,
-        )
-        if existing is None:
-            continue
+        if isinstance(item, FactCreate):
+            similar = await repository.facts_like(agent_id, item.content, lifecycle.CONFIRMABLE)
+            found = next((i for i, text in similar if same_fact(item.content, text)), None)
+            if found is not None:
+                matches[index] = found
+    locked = await repository.lock_in_order(list(matches.values())) if matches else {}
+    repeated: dict[int, Memory] = {}
+    for index, memory_id in matches.items():
+        existing = locked.get(memory_id)
+        if existing is None or existing.state not in lifecycle.CONFIRMABLE:
+            continue  # erased or superseded meanwhile: the fact is stored anew
         fields: dict[str, JsonValue] = dict(existing.fields)
         transition = lifecycle.apply("fact", existing.state, fields, Confirm(action="confirm"))
         existing.fields = fields | transition.fields

@@ -8,7 +8,7 @@ session's engine directly and delete their tenant's rows afterwards.
 import asyncio
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 
 import httpx
@@ -16,45 +16,13 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.config import Settings
 from app.core.db import Database
 from app.core.jobs import ClaimedJob, JobRepository
 from app.core.worker import ProviderGate, Worker
-from app.main import attach_runtime, create_app
-from app.providers.container import Providers
 from app.runtime import Runtime, build_handlers
-from tests.factories import Tenancy, fact, new_tenancy, put_agent, write
+from tests.factories import Tenancy, fact, put_agent, write
 
 pytestmark = pytest.mark.committed
-
-
-@pytest.fixture
-def committed_runtime(settings: Settings, database: Database, providers: Providers) -> Runtime:
-    """Like `runtime`, but every request and job commits for real."""
-    worker = Worker(database.sessionmaker, build_handlers(providers, settings), settings.worker)
-    return Runtime(settings, database, providers, worker)
-
-
-@pytest.fixture
-async def committed_client(committed_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(committed_runtime.settings)
-    attach_runtime(app, committed_runtime)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-        yield client
-
-
-@pytest.fixture
-async def committed_tenancy(database: Database) -> AsyncIterator[Tenancy]:
-    """A committed tenant, removed with everything it owns after the test."""
-    tenancy = await new_tenancy(database.sessionmaker)
-    yield tenancy
-    async with database.sessionmaker.begin() as session:
-        owned = {"tenant": tenancy.tenant}
-        tenant_id = "(SELECT id FROM tenant WHERE name = :tenant)"
-        for table in ("memory", "agent", "idempotency_record", "api_key"):  # jobs cascade
-            await session.execute(text(f"DELETE FROM {table} WHERE tenant_id = {tenant_id}"), owned)
-        await session.execute(text("DELETE FROM tenant WHERE name = :tenant"), owned)
 
 
 def make_worker(committed_runtime: Runtime, batch_size: int) -> Worker:
