@@ -190,7 +190,7 @@ class FrameSelector:
             if not missing:
                 return True
             try:
-                vectors = await self._embedder.embed(
+                vectors = await self._embedder.embed_queries(
                     missing, deadline=None if wait else self._deadline
                 )
             except ProviderError as exc:

@@ -82,7 +82,7 @@ async def embed_input(engine: ContextEngine, text: str) -> InputEmbedding:
     """The input's embedding. A build does not wait for it past its deadline, nor calls a
     provider known to be down: words alone still find memories."""
     try:
-        (vector,) = await engine.providers.embedder.embed(
+        (vector,) = await engine.providers.embedder.embed_queries(
             [text], deadline=engine.settings.embedding_deadline_seconds
         )
     except ProviderError as exc:
