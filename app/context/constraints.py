@@ -57,14 +57,30 @@ def _trigger_matched(censor: Censor, terms: frozenset[str]) -> bool:
     )
 
 
+def _similarities(censors: Sequence[Censor], vector: Vector | None) -> list[float]:
+    """Each censor's similarity to the input (0 without vectors), in one matrix product."""
+    found = [0.0] * len(censors)
+    present = [(i, c.embedding) for i, c in enumerate(censors) if c.embedding is not None]
+    if vector is None or not present:
+        return found
+    products = np.stack([e for _i, e in present]) @ vector
+    for (i, _e), value in zip(present, products.tolist(), strict=True):
+        found[i] = max(value, 0.0)
+    return found
+
+
+def _speaks_to(text: str, cues: Sequence[str]) -> bool:
+    """Whether the text names one of the frame's cues (a substring test first: it is cheap)."""
+    lowered = text.lower()
+    present = [cue for cue in cues if cue.lower() in lowered]
+    return bool(present) and bool(cue_matches(text, present))
+
+
 def _score(
-    censor: Censor, vector: Vector | None, terms: frozenset[str], frame: Frame
+    censor: Censor, semantic: float, terms: frozenset[str], frame: Frame
 ) -> tuple[float, float, float]:
-    semantic = 0.0
-    if vector is not None and censor.embedding is not None:
-        semantic = max(float(np.dot(censor.embedding, vector)), 0.0)
     words = len(censor.terms & terms) / len(censor.terms) if censor.terms else 0.0
-    about_frame = 1.0 if cue_matches(f"{censor.pattern} {censor.domain}", frame.cues) else 0.0
+    about_frame = 1.0 if _speaks_to(f"{censor.pattern} {censor.domain}", frame.cues) else 0.0
     return semantic, words, about_frame
 
 
@@ -78,7 +94,8 @@ def choose_censors(
     """Every censor scored, the chosen first (trigger matches, then by relevance, BLOCK before
     WARN among equals), then the rest by relevance; ties by their text, so the same data gives
     the same order."""
-    parts = [_score(c, vector, terms, frame) for c in censors]
+    similarities = _similarities(censors, vector)
+    parts = [_score(c, s, terms, frame) for c, s in zip(censors, similarities, strict=True)]
     relevance = [s + rules.words * w + rules.frame * f for s, w, f in parts]
     mean = sum(relevance) / len(relevance) if relevance else 0.0
     spread = math.sqrt(sum((r - mean) ** 2 for r in relevance) / len(relevance)) if relevance else 0

@@ -34,6 +34,8 @@ class Rules:
     """What earns a place besides fitting."""
 
     min_similarity: float = 0.2
+    # A memory less similar than that must hold more than this share of the best word match.
+    min_word_share: float = 0.0
     duplicate_similarity: float = 0.95
     # The share of a layer that the strongest memories fill at summary detail (its best memory
     # whenever the summary fits); past it, further memories are listed at micro detail (one line
@@ -187,7 +189,7 @@ def fill(
     layers = FlexibleLayers(tokens, dimensions, max(len(ranked), 1))
     eligible: list[Scored] = []
     for scored in ranked:
-        if not is_relevant(scored, rules.min_similarity):
+        if not is_relevant(scored, rules.min_similarity, rules.min_word_share):
             layers.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "score")
         else:
             eligible.append(scored)

@@ -228,7 +228,12 @@ async def build(
         _fixed_content(gathered, choice, [s.censor for s in censors if s.chosen]),
         ranked,
         flexible_scale=plan.flexible_scale,
-        rules=Rules(settings.min_similarity, settings.duplicate_similarity, settings.summary_share),
+        rules=Rules(
+            settings.min_similarity,
+            settings.min_word_share,
+            settings.duplicate_similarity,
+            settings.summary_share,
+        ),
         censors=censors,
     )
     clock.lap("assemble")

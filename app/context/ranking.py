@@ -88,13 +88,13 @@ def rank(
     return scored
 
 
-def is_relevant(scored: Scored, min_similarity: float) -> bool:
+def is_relevant(scored: Scored, min_similarity: float, min_word_share: float = 0.0) -> bool:
     """Worth a place at all: similar enough, matching words, next to a strong hit, or from the
     period the input names."""
     parts = scored.components
     return (
         parts["semantic"] >= min_similarity
-        or parts["lexical"] > 0
+        or parts["lexical"] > min_word_share
         or parts["adjacency"] > 0
         or parts["period"] > 0
     )

@@ -106,8 +106,9 @@ _ANY_WORD = (
     "to_tsquery('simple', array_to_string(ARRAY(SELECT quote_literal(w) "
     "FROM unnest(CAST(:words AS text[])) w), ' | '))"
 )
+EXCERPTS = 8  # only the best word matches are looked at: each excerpt costs a build ~0.2 ms
 EXCERPT = (
-    f"CASE WHEN length(m.full_text) > 2 * length(m.summary) AND NOT "
+    f"CASE WHEN txt.rank <= {EXCERPTS} AND length(m.full_text) > 2 * length(m.summary) AND NOT "
     f"(to_tsvector('english', m.summary) @@ {_ANY_WORD}) THEN ts_headline('english', m.full_text, "
     f'{_ANY_WORD}, \'MaxFragments=2, MinWords=8, MaxWords=30, StartSel="", StopSel="", '
     'FragmentDelimiter=" … "\') END'
@@ -122,7 +123,8 @@ def word_matches(spec: SearchSpec) -> TextualSelect:
     sql = (
         "WITH terms AS MATERIALIZED (SELECT quote_literal(t.word)::tsquery AS q, t.idf "
         "FROM unnest(CAST(:words AS text[]), CAST(:idf AS float8[])) AS t(word, idf)), "
-        "txt AS (SELECT m.id, sum(terms.idf) AS lexical FROM memory m "
+        "txt AS (SELECT m.id, sum(terms.idf) AS lexical, "
+        "row_number() OVER (ORDER BY sum(terms.idf) DESC, m.id) AS rank FROM memory m "
         f"JOIN terms ON m.search_document @@ terms.q WHERE {filters(spec)} "
         "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit) "
         f"SELECT txt.lexical, {EXCERPT} AS excerpt, {COLUMNS} "

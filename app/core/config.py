@@ -159,6 +159,7 @@ class ContextSettings(BaseModel):
     # Neighbours are parts of the hit's own conversation: at most this long before or after it.
     neighbour_gap_minutes: float = Field(default=30.0, gt=0)
     min_similarity: float = Field(default=0.2, ge=0, le=1)
+    min_word_share: float = Field(default=0.0, ge=0, lt=1)
     duplicate_similarity: float = Field(default=0.95, gt=0, le=1.01)
     summary_share: float = Field(default=0.5, gt=0, le=1)
     drift_threshold: float = Field(default=0.5, ge=0, le=1)
