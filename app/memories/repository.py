@@ -25,6 +25,16 @@ class MemoryFilter:
     text: str | None = None
 
 
+_FACTS_LIKE = (
+    "SELECT w.i, m.id, m.content FROM unnest(CAST(:contents AS text[])) WITH ORDINALITY "
+    "AS w(content, i) CROSS JOIN LATERAL (SELECT f.id, f.fields->>'content' AS content "
+    "FROM memory f WHERE f.agent_id = :agent AND f.kind = 'fact' "
+    "AND f.state = ANY(CAST(:states AS text[])) "
+    "AND f.search_document @@ plainto_tsquery('english', w.content) "
+    "ORDER BY f.seq LIMIT :limit) m ORDER BY w.i"
+)
+
+
 class MemoryRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -82,24 +92,21 @@ class MemoryRepository:
         return list(await self.session.scalars(query))
 
     async def facts_like(
-        self, agent_id: uuid.UUID, content: str, states: Sequence[str], limit: int = 10
-    ) -> list[tuple[uuid.UUID, str]]:
-        """(id, content) of the agent's facts in `states` that hold every word of `content` (as
-        PostgreSQL stems them): a repetition's candidates, found through the word index in well
-        under a millisecond; not locked (see `lock_in_order`)."""
-        tsquery = func.plainto_tsquery("english", content)
-        query = (
-            select(Memory.id, Memory.fields["content"].astext)
-            .where(
-                Memory.agent_id == agent_id,
-                Memory.kind == "fact",
-                Memory.state.in_(states),
-                Memory.search_document.op("@@")(tsquery),
-            )
-            .order_by(Memory.seq)
-            .limit(limit)
+        self, agent_id: uuid.UUID, contents: Sequence[str], states: Sequence[str], limit: int = 10
+    ) -> list[list[tuple[uuid.UUID, str]]]:
+        """For each of `contents`, (id, content) of the agent's facts in `states` that hold every
+        word of it (as PostgreSQL stems them): a repetition's candidates, for a whole batch in
+        one statement through the word index; not locked (see `lock_in_order`)."""
+        if not contents:
+            return []
+        rows = await self.session.execute(
+            text(_FACTS_LIKE),
+            {"contents": list(contents), "agent": agent_id, "states": list(states), "limit": limit},
         )
-        return [(row[0], row[1] or "") for row in await self.session.execute(query)]
+        found: list[list[tuple[uuid.UUID, str]]] = [[] for _ in contents]
+        for position, memory_id, content in rows:
+            found[position - 1].append((memory_id, content or ""))
+        return found
 
     async def lock_in_order(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Memory]:
         """The memories, locked for update in the order of their ids: concurrent writers that

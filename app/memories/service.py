@@ -125,13 +125,15 @@ async def _confirm_repeated_facts(
     """The written facts that say again what an active fact says, by position, each with that
     fact, now confirmed once more (a fact repeated twice in one batch is confirmed twice)."""
     repository = MemoryRepository(session)
+    facts = [(index, item) for index, item in enumerate(items) if isinstance(item, FactCreate)]
+    similar = await repository.facts_like(
+        agent_id, [item.content for _index, item in facts], lifecycle.CONFIRMABLE
+    )
     matches: dict[int, uuid.UUID] = {}
-    for index, item in enumerate(items):
-        if isinstance(item, FactCreate):
-            similar = await repository.facts_like(agent_id, item.content, lifecycle.CONFIRMABLE)
-            found = next((i for i, text in similar if same_fact(item.content, text)), None)
-            if found is not None:
-                matches[index] = found
+    for (index, item), candidates in zip(facts, similar, strict=True):
+        found = next((i for i, text in candidates if same_fact(item.content, text)), None)
+        if found is not None:
+            matches[index] = found
     locked = await repository.lock_in_order(list(matches.values())) if matches else {}
     repeated: dict[int, Memory] = {}
     for index, memory_id in matches.items():
