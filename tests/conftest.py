@@ -1,5 +1,6 @@
 """Test fixtures: one embedded PostgreSQL per run, migrations once, each test rolled back."""
 
+import contextlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -102,12 +103,19 @@ def runtime(
     return Runtime(settings, isolated, providers, worker)
 
 
-@pytest.fixture
-async def client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+@contextlib.asynccontextmanager
+async def _client_of(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of the app over `runtime`, in process."""
     app = create_app(runtime.settings)
     attach_runtime(app, runtime)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        yield client
+
+
+@pytest.fixture
+async def client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    async with _client_of(runtime) as client:
         yield client
 
 
@@ -150,10 +158,7 @@ def committed_runtime(settings: Settings, database: Database, providers: Provide
 
 @pytest.fixture
 async def committed_client(committed_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(committed_runtime.settings)
-    attach_runtime(app, committed_runtime)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+    async with _client_of(committed_runtime) as client:
         yield client
 
 

@@ -69,18 +69,11 @@ def _similarities(censors: Sequence[Censor], vector: Vector | None) -> list[floa
     return found
 
 
-def _speaks_to(text: str, cues: Sequence[str]) -> bool:
-    """Whether the text names one of the frame's cues (a substring test first: it is cheap)."""
-    lowered = text.lower()
-    present = [cue for cue in cues if cue.lower() in lowered]
-    return bool(present) and bool(cue_matches(text, present))
-
-
 def _score(
     censor: Censor, semantic: float, terms: frozenset[str], frame: Frame
 ) -> tuple[float, float, float]:
     words = len(censor.terms & terms) / len(censor.terms) if censor.terms else 0.0
-    about_frame = 1.0 if _speaks_to(f"{censor.pattern} {censor.domain}", frame.cues) else 0.0
+    about_frame = 1.0 if cue_matches(f"{censor.pattern} {censor.domain}", frame.cues) else 0.0
     return semantic, words, about_frame
 
 

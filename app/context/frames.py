@@ -101,12 +101,12 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
 def cue_matches(text: str, cues: Sequence[str]) -> tuple[str, ...]:
     """The distinct cues in text: whole words or phrases; a cue without letters ends the text."""
     found: list[str] = []
-    stripped = text.rstrip()
+    stripped, lowered = text.rstrip(), text.lower()
     for cue in dict.fromkeys(c.lower() for c in cues):
         if not any(ch.isalnum() for ch in cue):
             hit = bool(cue) and stripped.endswith(cue)
-        else:
-            hit = _cue_pattern(cue).search(text) is not None
+        else:  # the substring test is cheap and rules out most cues before the pattern
+            hit = cue in lowered and _cue_pattern(cue).search(text) is not None
         if hit:
             found.append(cue)
     return tuple(found)
