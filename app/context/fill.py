@@ -3,8 +3,8 @@
 Best first: the strongest fill `summary_share` of each layer at summary detail (a layer's best
 memory whenever its summary fits), the next come as one-liners (micro), so a tight budget still
 lists them; what a layer leaves goes to the best remaining candidates of any kind; tokens left
-at the end turn the best one-liners back into summaries. A memory that is not relevant at all,
-or a near-duplicate of one already in, stays out.
+at the end turn the best one-liners back into summaries. A memory the relevance gate turns away
+(`app.context.gate`), or a near-duplicate of one already in, stays out.
 """
 
 import uuid
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.context.ranking import is_relevant
+from app.context.gate import Gate, relevant
 from app.context.render import date_line, own_section, render_item, section_header
 from app.context.types import (
     FLEXIBLE_KINDS,
@@ -33,9 +33,7 @@ _MIN_ROOM = 4  # no item line is shorter: stop looking once less than this is le
 class Rules:
     """What earns a place besides fitting."""
 
-    min_similarity: float = 0.2
-    # A memory less similar than that must hold more than this share of the best word match.
-    min_word_share: float = 0.0
+    gate: Gate = field(default_factory=Gate)
     duplicate_similarity: float = 0.95
     # The share of a layer that the strongest memories fill at summary detail (its best memory
     # whenever the summary fits); past it, further memories are listed at micro detail (one line
@@ -188,8 +186,8 @@ def fill(
     )
     layers = FlexibleLayers(tokens, dimensions, max(len(ranked), 1))
     eligible: list[Scored] = []
-    for scored in ranked:
-        if not is_relevant(scored, rules.min_similarity, rules.min_word_share):
+    for scored, passes in zip(ranked, relevant(ranked, rules.gate), strict=True):
+        if not passes:
             layers.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "score")
         else:
             eligible.append(scored)

@@ -28,6 +28,7 @@ from app.context.constraints import ScoredCensor, choose_censors
 from app.context.engine import ContextEngine
 from app.context.fill import DEFAULT_RULES, Rules, fill
 from app.context.frames import effective_frames
+from app.context.gate import Gate
 from app.context.manifest import Assembly, Built, account, centroid, manifest
 from app.context.models import ContextBuild
 from app.context.periods import Period, mentioned_period
@@ -229,8 +230,12 @@ async def build(
         ranked,
         flexible_scale=plan.flexible_scale,
         rules=Rules(
-            settings.min_similarity,
-            settings.min_word_share,
+            Gate(
+                settings.min_similarity,
+                settings.similarity_share,
+                settings.min_word_share,
+                settings.standout_sigmas,
+            ),
             settings.duplicate_similarity,
             settings.summary_share,
         ),

@@ -86,15 +86,3 @@ def rank(
     # `now` give the same context, byte for byte, however often it is written again.
     scored.sort(key=lambda s: (-s.score, s.candidate.micro, s.candidate.summary, s.candidate.seq))
     return scored
-
-
-def is_relevant(scored: Scored, min_similarity: float, min_word_share: float = 0.0) -> bool:
-    """Worth a place at all: similar enough, matching words, next to a strong hit, or from the
-    period the input names."""
-    parts = scored.components
-    return (
-        parts["semantic"] >= min_similarity
-        or parts["lexical"] > min_word_share
-        or parts["adjacency"] > 0
-        or parts["period"] > 0
-    )

@@ -158,8 +158,14 @@ class ContextSettings(BaseModel):
     neighbour_window: int = Field(default=2, ge=0, le=10)
     # Neighbours are parts of the hit's own conversation: at most this long before or after it.
     neighbour_gap_minutes: float = Field(default=30.0, gt=0)
+    # The relevance gate (`app.context.gate`): a memory is in by its meaning when at least
+    # `similarity_share` as similar as the build's best and `min_similarity`; by its words when
+    # it holds more than `min_word_share` of the best word match; or when it stands out
+    # `standout_sigmas` above the other candidates of its kind.
     min_similarity: float = Field(default=0.2, ge=0, le=1)
-    min_word_share: float = Field(default=0.0, ge=0, lt=1)
+    similarity_share: float = Field(default=0.5, ge=0, le=1)
+    min_word_share: float = Field(default=0.5, ge=0, lt=1)
+    standout_sigmas: float = Field(default=3.0, gt=0)
     duplicate_similarity: float = Field(default=0.95, gt=0, le=1.01)
     summary_share: float = Field(default=0.5, gt=0, le=1)
     drift_threshold: float = Field(default=0.5, ge=0, le=1)

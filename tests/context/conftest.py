@@ -28,6 +28,19 @@ DECISIONS = [
         "success",
     ),
 ]
+# The seed's two constraints: (pattern, reason, action).
+SEED_CENSORS = [
+    (
+        "Don't add infrastructure without evaluating operational cost",
+        "learned from over-engineering incidents",
+        "block",
+    ),
+    (
+        "Don't decide without at least 2 alternatives",
+        "architecture decisions need comparison",
+        "warn",
+    ),
+]
 FACTS = [
     "PostgreSQL supports UNLOGGED tables for cache-like workloads (no WAL overhead).",
     "Redis adds a separate service to manage, monitor, and back up.",
@@ -104,18 +117,7 @@ async def newton(client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker) ->
             },
         )
     )["id"]
-    for pattern, reason, action in [
-        (
-            "Don't add infrastructure without evaluating operational cost",
-            "learned from over-engineering incidents",
-            "block",
-        ),
-        (
-            "Don't decide without at least 2 alternatives",
-            "architecture decisions need comparison",
-            "warn",
-        ),
-    ]:
+    for pattern, reason, action in SEED_CENSORS:
         ids[pattern] = (
             await write(
                 client,

@@ -2,6 +2,7 @@
 layer's unused share going to the others. No database: the target model's tokenizer only."""
 
 from app.context.fill import Rules
+from app.context.gate import Gate
 from app.context.pipeline import assemble
 from app.providers.tokenizer import TokenCounter
 from tests.context.builders import candidate, content, ranked_by_settings
@@ -85,7 +86,7 @@ def test_irrelevant_and_duplicate_memories_are_left_out_with_a_reason(
         2000,
         content(),
         ranked_by_settings(candidates),
-        rules=Rules(min_similarity=0.2),
+        rules=Rules(Gate(min_similarity=0.2)),
     )
     reasons = {e.scored.candidate.summary: e.reason for e in result.excluded}
     assert reasons == {

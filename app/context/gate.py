@@ -1,0 +1,70 @@
+"""The relevance gate: which candidates may take a place at all. Pure.
+
+A candidate is judged against the build's other candidates, not against a fixed floor alone:
+similarity means little on its own (a weak embedder puts the right memory at 0.15 when nothing
+else comes close, and a dozen near-misses at 0.35 when the agent knows a lot about the topic).
+"""
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.context.types import Scored
+
+
+@dataclass(frozen=True)
+class Gate:
+    """What earns a candidate a place besides fitting."""
+
+    # Never in by its meaning below this similarity.
+    min_similarity: float = 0.2
+    # In by its meaning when at least this share as similar as the build's most similar memory.
+    similarity_share: float = 0.5
+    # In by its words when it holds more than this share of the best word match.
+    min_word_share: float = 0.5
+    # In when it stands out this many standard deviations above the other candidates of its
+    # kind (and is at least half `min_similarity` similar): the one decision that speaks to
+    # the input among fifty that do not.
+    standout_sigmas: float = 3.0
+
+
+def relevant(ranked: Sequence[Scored], gate: Gate) -> list[bool]:
+    """For each candidate, whether it may take a place: by meaning, by words, as the most
+    similar of its kind or standing out among its kind, as the neighbour of a strong hit, or
+    from the period the input names."""
+    best = max((s.components["semantic"] for s in ranked), default=0.0)
+    floor = max(gate.min_similarity, best * gate.similarity_share)
+    spread = _spread_by_kind(ranked)
+    verdicts = []
+    for scored in ranked:
+        parts = scored.components
+        semantic = parts["semantic"]
+        mean, deviation, kind_best = spread[scored.candidate.kind]
+        stands_out = (semantic >= gate.min_similarity and semantic >= kind_best) or (
+            deviation > 0
+            and semantic >= gate.min_similarity / 2
+            and (semantic - mean) / deviation >= gate.standout_sigmas
+        )
+        verdicts.append(
+            semantic >= floor
+            or parts["lexical"] > gate.min_word_share
+            or stands_out
+            or parts["adjacency"] > 0
+            or parts["period"] > 0
+        )
+    return verdicts
+
+
+def _spread_by_kind(ranked: Sequence[Scored]) -> dict[str, tuple[float, float, float]]:
+    """Mean, standard deviation and best of the candidates' similarity, by kind."""
+    by_kind: dict[str, list[float]] = {}
+    for scored in ranked:
+        by_kind.setdefault(scored.candidate.kind, []).append(scored.components["semantic"])
+    return {
+        kind: (
+            statistics.fmean(values),
+            statistics.pstdev(values) if len(values) > 1 else 0.0,
+            max(values),
+        )
+        for kind, values in by_kind.items()
+    }

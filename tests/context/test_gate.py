@@ -1,0 +1,51 @@
+"""The relevance gate: candidates judged against the build's other candidates. Pure."""
+
+import dataclasses
+
+from app.context.gate import Gate, relevant
+from app.context.types import Candidate
+from tests.context.builders import candidate, ranked_by_settings
+
+
+def _passing(candidates: list[Candidate], gate: Gate | None = None) -> set[str]:
+    ranked = ranked_by_settings(candidates)
+    verdicts = relevant(ranked, gate or Gate())
+    return {s.candidate.micro for s, ok in zip(ranked, verdicts, strict=True) if ok}
+
+
+def test_a_memory_far_less_similar_than_the_best_stays_out() -> None:
+    facts = [
+        candidate("fact", "Redis adds a service to run.", "redis", 0.6),
+        candidate("fact", "Postgres has UNLOGGED tables.", "unlogged", 0.35),
+        candidate("fact", "The team meets on Mondays.", "monday", 0.25),
+    ]
+    # 0.25 passes the absolute floor (0.2) but is under half the best (0.3).
+    assert _passing(facts) == {"redis", "unlogged"}
+
+
+def test_a_weak_word_match_is_not_enough_but_a_strong_one_is() -> None:
+    weak = candidate("fact", "We use tabs.", "tabs", 0.05)
+    strong = candidate("fact", "Redis caching is off.", "caching", 0.05)
+    best = candidate("fact", "Redis adds a service to run.", "redis", 0.6)
+    weak.lexical, strong.lexical, best.lexical = 0.2, 0.8, 1.0
+    assert _passing([weak, strong, best]) == {"redis", "caching"}
+
+
+def test_the_one_memory_that_stands_out_among_its_kind_is_in() -> None:
+    noise = [
+        candidate("decision", f"Bought seedlings {i}.", f"seedlings {i}", 0.02 + (i % 3) / 100)
+        for i in range(30)
+    ]
+    related = candidate("decision", "Chose pgvector over Qdrant.", "pgvector", 0.15)
+    best = candidate("fact", "Redis adds a service to run.", "redis", 0.6)
+    assert _passing([*noise, related, best]) == {"pgvector", "redis"}
+    # Without the stand-out rule it would be under the floor like the noise.
+    strict = dataclasses.replace(Gate(), standout_sigmas=99.0)
+    assert _passing([*noise, related, best], strict) == {"redis"}
+
+
+def test_each_kinds_best_is_in_when_similar_enough() -> None:
+    best = candidate("fact", "Redis adds a service to run.", "redis", 0.7)
+    procedure = candidate("procedure", "Architecture Decision.", "architecture", 0.25)
+    other = candidate("procedure", "Deploy checklist.", "deploy", 0.22)
+    assert _passing([best, procedure, other]) == {"redis", "architecture"}
