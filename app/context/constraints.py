@@ -3,13 +3,15 @@ stand out from the agent's other censors by meaning, words and the frame. Pure.
 
 Every censor of the agent is scored, so "stands out" is judged against the agent's own censors:
 a censor is in when its relevance is at least `CensorRules.standout` standard deviations above
-their mean and at least `CensorRules.floor` (an agent with only a handful sees them all); BLOCK
-goes before WARN among equals. The layer's cap (in the render step) decides how many fit.
+their mean and at least `CensorRules.floor`; when none is, the most relevant one is in from
+`CensorRules.best_floor` (a rule that may apply costs a line; missing it costs more); an agent
+with only a handful sees them all; BLOCK goes before WARN among equals. The layer's cap (in the
+render step) decides how many fit.
 """
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -26,6 +28,7 @@ class CensorRules:
 
     standout: float = 1.5  # standard deviations above the mean of the agent's censors
     floor: float = 0.25  # least relevance of a censor the trigger words do not match
+    best_floor: float = 0.15  # least relevance of the agent's most relevant censor
     words: float = 0.3  # weight of the share of its trigger words the input holds
     frame: float = 0.15  # bonus when it speaks of what the frame is about (its cues)
     # An agent with this few censors sees them all: a handful of rules costs little, and there
@@ -103,6 +106,9 @@ def choose_censors(
         elif value >= bar or len(censors) <= rules.all_up_to:
             reason = "relevant"
         scored.append(ScoredCensor(censor, semantic, words, about_frame, round(value, 6), reason))
+    best = max(scored, key=lambda s: (s.relevance, s.censor.action == "block"), default=None)
+    if best and not any(s.chosen for s in scored) and best.relevance >= rules.best_floor:
+        scored[scored.index(best)] = replace(best, reason="relevant")
     scored.sort(
         key=lambda s: (
             s.reason != "trigger",

@@ -134,7 +134,7 @@ async def gather(
     try:
         agent = await get_agent(session, tenant, request.agent_id)
         censors, reviewed = await ContextRepository(session).standing(agent.id)
-        period = mentioned_period(request.input)
+        period = mentioned_period(request.input, request.now or utcnow())
         settings = engine.settings
         size = await search.agent_size(agent.id)
         spec = SearchSpec(

@@ -52,6 +52,16 @@ def test_block_goes_before_warn_among_equals_and_the_order_is_the_same_every_tim
     assert [s.censor for s in first] == [s.censor for s in again]
 
 
+def test_when_none_stands_out_the_most_relevant_one_is_in() -> None:
+    near = censor("Don't hire without a trial week", {"hire"}, _unit(0.225, 1, 0))
+    # 0.22 similar: under the floor of those that stand out (0.25), but the most relevant.
+    scored = choose_censors([*UNRELATED[:5], near], INPUT, frozenset({"onboard"}), FRAME)
+    assert [s.censor for s in scored if s.chosen] == [near]
+    far = censor("Don't hire without a trial week", {"hire"}, _unit(0.1, 1, 0))
+    quiet = choose_censors([*UNRELATED[:4], far], INPUT, frozenset({"onboard"}), FRAME)
+    assert not any(s.chosen for s in quiet)  # under 0.15: nothing may apply
+
+
 def test_an_agent_with_a_handful_of_censors_sees_them_all() -> None:
     few = UNRELATED[:3]
     assert all(s.chosen for s in choose_censors(few, INPUT, frozenset(), FRAME))

@@ -45,11 +45,37 @@ def test_a_named_month_covers_the_month(text: str, start: datetime, end: datetim
     [
         "How many times has Melanie gone to the beach in 2023?",  # a year is too broad
         "May I ask what we decided about caching?",
-        "What happened on 13 October?",  # no year: which October is unknown
+        "What happened on 13 October?",  # no year and no `now`: which October is unknown
+        "What did we change yesterday?",
     ],
 )
 def test_no_period_without_a_day_or_month_and_its_year(text: str) -> None:
     assert mentioned_period(text) is None
+
+
+NOW = datetime(2026, 5, 28, 9, 0, tzinfo=UTC)  # a Thursday
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("What happened on 13 October?", _day(2025, 10, 12), _day(2025, 10, 15)),
+        ("What was decided on 12 May?", _day(2026, 5, 11), _day(2026, 5, 14)),
+        ("Who did I speak with yesterday?", _day(2026, 5, 26), _day(2026, 5, 29)),
+        ("What broke 3 days ago?", _day(2026, 5, 24), _day(2026, 5, 27)),
+        ("What did Tim and I talk about last week?", _day(2026, 5, 17), _day(2026, 5, 26)),
+        ("What did we ship this week?", _day(2026, 5, 24), _day(2026, 6, 2)),
+        ("Where did we go last weekend?", _day(2026, 5, 22), _day(2026, 5, 26)),
+        ("Which complaints came in last month?", _day(2026, 4, 1), _day(2026, 5, 1)),
+        ("What happened in March 2026?", _day(2026, 3, 1), _day(2026, 4, 1)),  # a year wins
+    ],
+)
+def test_periods_counted_back_from_now(text: str, start: datetime, end: datetime) -> None:
+    assert mentioned_period(text, NOW) == Period(start, end)
+
+
+def test_words_that_name_no_period_name_none_with_now_too() -> None:
+    assert mentioned_period("May I ask what we decided about caching?", NOW) is None
 
 
 async def test_memories_of_the_named_day_come_first(
