@@ -20,7 +20,9 @@ class Gate:
     min_similarity: float = 0.2
     # In by its meaning when at least this share as similar as the build's most similar memory.
     similarity_share: float = 0.5
-    # In by its words when it holds more than this share of the best word match.
+    # In by its words when it holds more than this share of the best word match and is at least
+    # half `min_similarity` similar (a shared word in an unrelated text is a coincidence), or
+    # when either side has no vector yet.
     min_word_share: float = 0.5
     # In when it stands out this many standard deviations above the other candidates of its
     # kind (and is at least half `min_similarity` similar): the one decision that speaks to
@@ -45,9 +47,12 @@ def relevant(ranked: Sequence[Scored], gate: Gate) -> list[bool]:
             and semantic >= gate.min_similarity / 2
             and (semantic - mean) / deviation >= gate.standout_sigmas
         )
+        by_words = parts["lexical"] > gate.min_word_share and (
+            scored.candidate.semantic is None or semantic >= gate.min_similarity / 2
+        )
         verdicts.append(
             semantic >= floor
-            or parts["lexical"] > gate.min_word_share
+            or by_words
             or stands_out
             or parts["adjacency"] > 0
             or parts["period"] > 0

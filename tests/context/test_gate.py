@@ -24,11 +24,16 @@ def test_a_memory_far_less_similar_than_the_best_stays_out() -> None:
 
 
 def test_a_weak_word_match_is_not_enough_but_a_strong_one_is() -> None:
-    weak = candidate("fact", "We use tabs.", "tabs", 0.05)
-    strong = candidate("fact", "Redis caching is off.", "caching", 0.05)
+    weak = candidate("fact", "We use tabs.", "tabs", 0.15)
+    strong = candidate("fact", "Redis caching is off.", "caching", 0.15)
+    unrelated = candidate("fact", "Caching of the garden hose reel.", "hose", 0.02)
+    unembedded = candidate("fact", "Redis caching is on.", "on", 0.0)
+    unembedded.semantic = None  # written a moment ago: found by its words alone
     best = candidate("fact", "Redis adds a service to run.", "redis", 0.6)
-    weak.lexical, strong.lexical, best.lexical = 0.2, 0.8, 1.0
-    assert _passing([weak, strong, best]) == {"redis", "caching"}
+    for memory, share in [(weak, 0.2), (strong, 0.8), (unrelated, 0.8), (unembedded, 0.8)]:
+        memory.lexical = share
+    best.lexical = 1.0
+    assert _passing([weak, strong, unrelated, unembedded, best]) == {"redis", "caching", "on"}
 
 
 def test_the_one_memory_that_stands_out_among_its_kind_is_in() -> None:
