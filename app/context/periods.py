@@ -39,6 +39,8 @@ _PATTERNS = (
     re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(rf"\b{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
 )
+# "the week of 9 March 2026": the Monday-to-Sunday week around the day named next.
+_WEEK_OF = re.compile(r"\bweek of\s+(?:the\s+)?$", re.IGNORECASE)
 # A day and month without a year: the last one before `now`.
 _YEARLESS = (
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b(?!,?\s+(?:19|20)\d\d)", re.IGNORECASE),
@@ -74,7 +76,7 @@ def mentioned_period(text: str, now: datetime | None = None) -> Period | None:
         for match in pattern.finditer(text):
             period = _period(match)
             if period is not None:
-                return period
+                return _week_of(period) if _WEEK_OF.search(text[: match.start()]) else period
     if now is None:
         return None
     for pattern in _YEARLESS:
@@ -84,6 +86,13 @@ def mentioned_period(text: str, now: datetime | None = None) -> Period | None:
                 return period
     relative = _RELATIVE.search(text)
     return _counted_back(relative, now) if relative else None
+
+
+def _week_of(day: Period) -> Period:
+    """The week of a named day (given with its margin), with the same margin."""
+    named = day.start + _DAY_MARGIN
+    monday = named - timedelta(days=named.weekday())
+    return Period(monday - _DAY_MARGIN, monday + timedelta(days=7) + _DAY_MARGIN)
 
 
 def _day_of(day: datetime) -> Period:

@@ -68,6 +68,7 @@ NOW = datetime(2026, 5, 28, 9, 0, tzinfo=UTC)  # a Thursday
         ("Where did we go last weekend?", _day(2026, 5, 22), _day(2026, 5, 26)),
         ("Which complaints came in last month?", _day(2026, 4, 1), _day(2026, 5, 1)),
         ("What happened in March 2026?", _day(2026, 3, 1), _day(2026, 4, 1)),  # a year wins
+        ("What did we do in the week of 9 March 2026?", _day(2026, 3, 8), _day(2026, 3, 17)),
     ],
 )
 def test_periods_counted_back_from_now(text: str, start: datetime, end: datetime) -> None:
