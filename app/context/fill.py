@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.context.gate import Gate, relevant
+from app.context.gate import Gate, admissions
 from app.context.render import date_line, own_section, render_item, section_header
 from app.context.types import (
     FLEXIBLE_KINDS,
+    Admission,
     Detail,
     Excluded,
     FlexibleKind,
@@ -57,6 +58,7 @@ class FlexibleLayers:
     )
     used: dict[FlexibleKind, int] = field(default_factory=lambda: dict.fromkeys(FLEXIBLE_KINDS, 0))
     excluded: dict[str, Excluded] = field(default_factory=dict)
+    admitted: dict[uuid.UUID, Admission] = field(default_factory=dict)  # why each may be in
     _lines: dict[tuple[uuid.UUID, Detail], tuple[str, int]] = field(default_factory=dict)
     _dates: dict[str, int] = field(default_factory=dict)
     days: set[str] = field(default_factory=set)  # the date lines the chosen episodes need
@@ -140,7 +142,8 @@ def _fit(
         line, cost = layers.line(scored, detail)
         header = layers.header_cost(scored, detail)
         if header + cost <= (summary_room if detail != "micro" else room):
-            return Included(scored, detail, cost, line), header + cost
+            reason = layers.admitted.get(scored.candidate.memory_id, "meaning")
+            return Included(scored, detail, cost, line, reason), header + cost
     return None
 
 
@@ -169,7 +172,7 @@ def _upgrade(layers: FlexibleLayers, pool: int) -> None:
         if cost - item.tokens <= pool - layers.total_used():
             chosen = layers.chosen[kind]
             index = next(i for i, other in enumerate(chosen) if other is item)
-            chosen[index] = Included(item.scored, detail, cost, line)
+            chosen[index] = Included(item.scored, detail, cost, line, item.reason)
             layers.used[kind] += cost - item.tokens
 
 
@@ -186,11 +189,12 @@ def fill(
     )
     layers = FlexibleLayers(tokens, dimensions, max(len(ranked), 1))
     eligible: list[Scored] = []
-    for scored, passes in zip(ranked, relevant(ranked, rules.gate), strict=True):
-        if not passes:
+    for scored, admission in zip(ranked, admissions(ranked, rules.gate), strict=True):
+        if admission is None:
             layers.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "score")
         else:
             eligible.append(scored)
+            layers.admitted[scored.candidate.memory_id] = admission
     # First pass: each layer within its own share.
     for kind in FLEXIBLE_KINDS:
         for scored in (s for s in eligible if s.candidate.kind == kind):

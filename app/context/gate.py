@@ -9,7 +9,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.context.types import Scored
+from app.context.types import Admission, Scored
 
 
 @dataclass(frozen=True)
@@ -30,34 +30,41 @@ class Gate:
     standout_sigmas: float = 3.0
 
 
-def relevant(ranked: Sequence[Scored], gate: Gate) -> list[bool]:
-    """For each candidate, whether it may take a place: by meaning, by words, as the most
-    similar of its kind or standing out among its kind, as the neighbour of a strong hit, or
-    from the period the input names."""
+def admissions(ranked: Sequence[Scored], gate: Gate) -> list[Admission | None]:
+    """For each candidate, why it may take a place (None: it may not): by meaning, by words, as
+    the most similar of its kind or standing out among its kind, as the neighbour of a strong
+    hit, or from the period the input names; the first that holds."""
     best = max((s.components["semantic"] for s in ranked), default=0.0)
     floor = max(gate.min_similarity, best * gate.similarity_share)
     spread = _spread_by_kind(ranked)
-    verdicts = []
-    for scored in ranked:
-        parts = scored.components
-        semantic = parts["semantic"]
-        mean, deviation, kind_best = spread[scored.candidate.kind]
-        stands_out = (semantic >= gate.min_similarity and semantic >= kind_best) or (
-            deviation > 0
-            and semantic >= gate.min_similarity / 2
-            and (semantic - mean) / deviation >= gate.standout_sigmas
-        )
-        by_words = parts["lexical"] > gate.min_word_share and (
-            scored.candidate.semantic is None or semantic >= gate.min_similarity / 2
-        )
-        verdicts.append(
-            semantic >= floor
-            or by_words
-            or stands_out
-            or parts["adjacency"] > 0
-            or parts["period"] > 0
-        )
-    return verdicts
+    return [_admission(scored, floor, spread[scored.candidate.kind], gate) for scored in ranked]
+
+
+def _admission(
+    scored: Scored, floor: float, spread: tuple[float, float, float], gate: Gate
+) -> Admission | None:
+    parts = scored.components
+    semantic = parts["semantic"]
+    mean, deviation, kind_best = spread
+    if semantic >= floor:
+        return "meaning"
+    if parts["lexical"] > gate.min_word_share and (
+        scored.candidate.semantic is None or semantic >= gate.min_similarity / 2
+    ):
+        return "words"
+    if semantic >= gate.min_similarity and semantic >= kind_best:
+        return "kind_best"
+    if (
+        deviation > 0
+        and semantic >= gate.min_similarity / 2
+        and (semantic - mean) / deviation >= gate.standout_sigmas
+    ):
+        return "standout"
+    if parts["adjacency"] > 0:
+        return "neighbour"
+    if parts["period"] > 0:
+        return "period"
+    return None
 
 
 def _spread_by_kind(ranked: Sequence[Scored]) -> dict[str, tuple[float, float, float]]:

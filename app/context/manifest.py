@@ -159,6 +159,7 @@ def _censor_items(assembly: Assembly) -> list[dict[str, object]]:
             "score": s.relevance,
             "components": dict.fromkeys(CENSOR_ZEROS, 0.0)
             | {"semantic": round(s.semantic, 4), "lexical": round(s.words, 4), "frame": s.frame},
+            "reason": s.reason,
         }
         for s in assembly.censors
         if s.censor.memory_id in assembly.shown_censors
@@ -197,6 +198,7 @@ def _layers(assembly: Assembly) -> list[dict[str, object]]:
                     "tokens": i.tokens,
                     "score": i.scored.score,
                     "components": next(parts),
+                    "reason": i.reason,
                 }
                 for i in layer.items
             ],

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.context.types import Detail, FlexibleKind
+from app.context.types import Admission, Detail, FlexibleKind
 from app.core.fields import Id, JsonObject, RequestBody, Text, Timestamp, WholeNumber
 
 FrameName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
@@ -77,6 +77,13 @@ class ContextItem(BaseModel):
     tokens: int
     score: float
     components: ScoreParts
+    reason: Admission | Literal["trigger", "relevant"] = Field(
+        description="Why it is in: `meaning` (at least half as similar as the build's most "
+        "similar memory), `words` (more than half the best word match), `kind_best` (the most "
+        "similar of its kind), `standout` (far above the others of its kind), `neighbour` (next "
+        "to a strong hit on the timeline), `period` (from the day or month the input names); "
+        "a censor: `trigger` (the input holds its trigger) or `relevant`."
+    )
 
 
 class LayerRead(BaseModel):

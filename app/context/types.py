@@ -13,6 +13,9 @@ FLEXIBLE_KINDS: tuple[FlexibleKind, ...] = ("decision", "fact", "procedure", "ep
 Detail = Literal["summary", "excerpt", "micro"]
 Vector = NDArray[np.float32]
 LeftOutReason = Literal["budget", "score", "duplicate"]
+# Why a memory may take a place: similar enough, its words, the best or a stand-out of its kind,
+# the neighbour of a strong hit, or from the period the input names.
+Admission = Literal["meaning", "words", "kind_best", "standout", "neighbour", "period"]
 
 
 class Tokens(Protocol):
@@ -117,6 +120,7 @@ class Included:
     detail: Detail
     tokens: int  # of its line, newline included
     line: str
+    reason: "Admission" = "meaning"  # what let it in (`app.context.gate`)
 
 
 @dataclass(frozen=True)

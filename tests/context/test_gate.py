@@ -2,15 +2,16 @@
 
 import dataclasses
 
-from app.context.gate import Gate, relevant
+from app.context.gate import Gate, admissions
 from app.context.types import Candidate
 from tests.context.builders import candidate, ranked_by_settings
 
 
-def _passing(candidates: list[Candidate], gate: Gate | None = None) -> set[str]:
+def _passing(candidates: list[Candidate], gate: Gate | None = None) -> dict[str, str]:
+    """Why each candidate that may take a place may, by its micro line."""
     ranked = ranked_by_settings(candidates)
-    verdicts = relevant(ranked, gate or Gate())
-    return {s.candidate.micro for s, ok in zip(ranked, verdicts, strict=True) if ok}
+    verdicts = admissions(ranked, gate or Gate())
+    return {s.candidate.micro: why for s, why in zip(ranked, verdicts, strict=True) if why}
 
 
 def test_a_memory_far_less_similar_than_the_best_stays_out() -> None:
@@ -20,7 +21,7 @@ def test_a_memory_far_less_similar_than_the_best_stays_out() -> None:
         candidate("fact", "The team meets on Mondays.", "monday", 0.25),
     ]
     # 0.25 passes the absolute floor (0.2) but is under half the best (0.3).
-    assert _passing(facts) == {"redis", "unlogged"}
+    assert _passing(facts) == {"redis": "meaning", "unlogged": "meaning"}
 
 
 def test_a_weak_word_match_is_not_enough_but_a_strong_one_is() -> None:
@@ -33,7 +34,11 @@ def test_a_weak_word_match_is_not_enough_but_a_strong_one_is() -> None:
     for memory, share in [(weak, 0.2), (strong, 0.8), (unrelated, 0.8), (unembedded, 0.8)]:
         memory.lexical = share
     best.lexical = 1.0
-    assert _passing([weak, strong, unrelated, unembedded, best]) == {"redis", "caching", "on"}
+    assert _passing([weak, strong, unrelated, unembedded, best]) == {
+        "redis": "meaning",
+        "caching": "words",
+        "on": "words",
+    }
 
 
 def test_the_one_memory_that_stands_out_among_its_kind_is_in() -> None:
@@ -43,14 +48,14 @@ def test_the_one_memory_that_stands_out_among_its_kind_is_in() -> None:
     ]
     related = candidate("decision", "Chose pgvector over Qdrant.", "pgvector", 0.15)
     best = candidate("fact", "Redis adds a service to run.", "redis", 0.6)
-    assert _passing([*noise, related, best]) == {"pgvector", "redis"}
+    assert _passing([*noise, related, best]) == {"pgvector": "standout", "redis": "meaning"}
     # Without the stand-out rule it would be under the floor like the noise.
     strict = dataclasses.replace(Gate(), standout_sigmas=99.0)
-    assert _passing([*noise, related, best], strict) == {"redis"}
+    assert _passing([*noise, related, best], strict) == {"redis": "meaning"}
 
 
 def test_each_kinds_best_is_in_when_similar_enough() -> None:
     best = candidate("fact", "Redis adds a service to run.", "redis", 0.7)
     procedure = candidate("procedure", "Architecture Decision.", "architecture", 0.25)
     other = candidate("procedure", "Deploy checklist.", "deploy", 0.22)
-    assert _passing([best, procedure, other]) == {"redis", "architecture"}
+    assert _passing([best, procedure, other]) == {"redis": "meaning", "architecture": "kind_best"}
