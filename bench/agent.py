@@ -14,8 +14,9 @@ from app.providers.tokenizer import ENCODINGS, TokenCounter
 from bench import charts
 from bench.agent_data import AgentBenchFile, AgentSpec, QuestionSpec, counts, load
 from bench.agent_ingest import AgentIngest, ingest
-from bench.agent_metrics import BUDGETS, BuildOutcome, BuildView, included, outcome, summarise
+from bench.agent_metrics import BUDGETS, BuildOutcome, included, outcome, summarise
 from bench.agent_tables import AgentResult, AgentStats, tables
+from bench.build_view import BuildView
 from bench.client import ApiClient, ApiError
 from bench.ingest import progress, wait_for_background
 from bench.report import RESULTS_DIR, percentiles, run_info, write_json

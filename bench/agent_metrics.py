@@ -5,43 +5,12 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
-
 from bench.agent_data import QuestionSpec
+from bench.build_view import BuildView
 
 BUDGETS = (1000, 2000, 4000)
 OVERALL = "overall"
 CENSOR_DETAIL = "censor"  # a censor found by its line in the text: the whole line, never micro
-
-
-class _Read(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-
-class ItemView(_Read):
-    memory_id: uuid.UUID
-    kind: str  # read as text: a service that lists censors as items is read the same way
-    detail: str
-
-
-class LayerView(_Read):
-    name: str
-    items: list[ItemView] = []
-
-
-class TotalsView(_Read):
-    budget: int
-    used: int
-    encoding: str
-
-
-class BuildView(_Read):
-    """The parts of a build's response that the benchmark reads."""
-
-    context: str
-    layers: list[LayerView]
-    totals: TotalsView
-    timings_ms: dict[str, float] = {}
 
 
 def included(

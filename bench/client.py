@@ -7,8 +7,8 @@ from types import TracebackType
 import httpx
 from pydantic import JsonValue
 
-from app.context.schemas import ContextBuildResponse
 from app.memories.schemas import MemoryBatchRead, MemoryRead
+from bench.build_view import BuildView
 
 MemoryBody = dict[str, JsonValue]
 BATCH_MAX = 100
@@ -87,13 +87,13 @@ class ApiClient:
         _check(response)
         return MemoryRead.model_validate_json(response.content)
 
-    async def build(self, request: dict[str, JsonValue]) -> tuple[ContextBuildResponse, float]:
+    async def build(self, request: dict[str, JsonValue]) -> tuple[BuildView, float]:
         """POST /context/build; the response and the client-side latency in milliseconds."""
         started = time.perf_counter()
         response = await self.http.post("/context/build", json=request)
         elapsed_ms = (time.perf_counter() - started) * 1000
         _check(response)
-        return ContextBuildResponse.model_validate_json(response.content), elapsed_ms
+        return BuildView.model_validate_json(response.content), elapsed_ms
 
     async def build_json(self, request: dict[str, JsonValue]) -> tuple[bytes, float]:
         """POST /context/build, unparsed (for readers of their own); the client latency in ms."""

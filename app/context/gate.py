@@ -20,9 +20,7 @@ class Gate:
     min_similarity: float = 0.2
     # In by its meaning when at least this share as similar as the build's most similar memory.
     similarity_share: float = 0.5
-    # In by its words when it holds more than this share of the best word match and is at least
-    # half `min_similarity` similar (a shared word in an unrelated text is a coincidence), or
-    # when either side has no vector yet.
+    # In by its words when it holds more than this share of the best word match.
     min_word_share: float = 0.5
     # In when it stands out this many standard deviations above the other candidates of its
     # kind (and is at least half `min_similarity` similar): the one decision that speaks to
@@ -48,9 +46,7 @@ def _admission(
     mean, deviation, kind_best = spread
     if semantic >= floor:
         return "meaning"
-    if parts["lexical"] > gate.min_word_share and (
-        scored.candidate.semantic is None or semantic >= gate.min_similarity / 2
-    ):
+    if parts["lexical"] > gate.min_word_share:
         return "words"
     if semantic >= gate.min_similarity and semantic >= kind_best:
         return "kind_best"
