@@ -3,6 +3,7 @@
 import asyncio
 import uuid
 from collections.abc import Sequence
+from datetime import UTC
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -43,7 +44,8 @@ def _new_message(
         content=item.content,
         name=item.name if isinstance(item, ChatMessageCreate) else None,
         tool_call_id=item.tool_call_id if isinstance(item, ToolMessageCreate) else None,
-        created_at=item.created_at or conversation.updated_at,
+        # In UTC, as read back from the database: the append and the list answer alike.
+        created_at=(item.created_at or conversation.updated_at).astimezone(UTC),
         tokens=tokens,
     )
 

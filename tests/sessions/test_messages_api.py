@@ -160,3 +160,11 @@ async def test_each_session_numbers_its_own_messages(
     )
     assert other.json()["messages"][0]["seq"] == 0
     assert other.json()["session"]["messages"] == 1
+
+
+async def test_times_are_answered_in_utc(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
+    await put_agent(client, tenancy)
+    written = await append(client, tenancy, say("hi", created_at="2026-03-03T12:00:00+02:00"))
+    assert written["messages"][0]["created_at"] == "2026-03-03T10:00:00Z"
+    assert written["session"]["first_message_at"] == "2026-03-03T10:00:00Z"
+    assert (await all_messages(client, tenancy)) == written["messages"]
