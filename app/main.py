@@ -22,6 +22,7 @@ from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
 from app.runtime import Runtime, start_runtime, stop_task
+from app.sessions.router import router as sessions_router
 from app.tenants.bootstrap import ensure_first_key
 
 log = structlog.get_logger(__name__)
@@ -96,5 +97,6 @@ def create_app(
     app.include_router(ops_router)
     app.include_router(agents_router)
     app.include_router(memories_router)
+    app.include_router(sessions_router)
     app.include_router(context_router)
     return app

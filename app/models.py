@@ -6,6 +6,7 @@ from app.core.db import Base
 from app.core.idempotency import IdempotencyRecord
 from app.core.jobs import Job
 from app.memories.models import EmbeddingSpace, Memory
+from app.sessions.models import ConversationSession, SessionMessage
 from app.tenants.models import ApiKey, Tenant
 
 __all__ = [
@@ -13,9 +14,11 @@ __all__ = [
     "ApiKey",
     "Base",
     "ContextBuild",
+    "ConversationSession",
     "EmbeddingSpace",
     "IdempotencyRecord",
     "Job",
     "Memory",
+    "SessionMessage",
     "Tenant",
 ]

@@ -170,6 +170,8 @@ async def committed_tenancy(database: Database) -> AsyncIterator[Tenancy]:
     async with database.sessionmaker.begin() as session:
         owned = {"tenant": tenancy.tenant}
         tenant_id = "(SELECT id FROM tenant WHERE name = :tenant)"
-        for table in ("memory", "agent", "idempotency_record", "api_key"):  # jobs cascade
+        # Jobs and session messages go with their memory and session (foreign key cascades).
+        owned_tables = ("memory", "conversation_session", "agent", "idempotency_record", "api_key")
+        for table in owned_tables:
             await session.execute(text(f"DELETE FROM {table} WHERE tenant_id = {tenant_id}"), owned)
         await session.execute(text("DELETE FROM tenant WHERE name = :tenant"), owned)

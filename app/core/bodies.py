@@ -1,11 +1,12 @@
 """JSON request bodies are read as RFC 8259 says: UTF-8, and nothing but JSON.
 
 The standard library would also read UTF-16 and UTF-32 (guessing from the first bytes), NaN
-and Infinity; FastAPI answers 400 for what it cannot decode. Here each is invalid input (422).
+and Infinity; FastAPI answers 400 for what it cannot decode. Here each is invalid input (422),
+and so is a batch of more items than the service takes at once.
 """
 
 import json
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sized
 from typing import Any
 
 from fastapi import Request, Response
@@ -16,6 +17,15 @@ from starlette.requests import ClientDisconnect
 from app.core.errors import InvalidInput
 
 NOT_UTF8 = "Request bodies must be JSON in UTF-8 (RFC 8259); this one is not valid UTF-8."
+
+
+def check_batch_size(items: Sized, limit: int, field: str) -> None:
+    """A batch body's list `field` holds at most `limit` (CE_API__BATCH_MAX_ITEMS) items."""
+    if len(items) > limit:
+        raise InvalidInput(
+            f"A batch holds at most {limit} {field} (CE_API__BATCH_MAX_ITEMS); split it.",
+            loc=["body", field],
+        )
 
 
 def _no_constant(name: str) -> None:

@@ -2,8 +2,11 @@
 
 import hashlib
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Annotated
 
+from fastapi import Header, Request
 from pydantic import JsonValue
 from sqlalchemy import DateTime, ForeignKey, String, func, select, update
 from sqlalchemy.dialects.postgresql import JSONB, insert
@@ -26,9 +29,36 @@ class IdempotencyRecord(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=255,
+        description="Retrying a POST with the same key returns the first response; "
+        "nothing is stored twice.",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """An Idempotency-Key and the fingerprint of the request that carries it."""
+
+    key: str
+    fingerprint: str
+
+
 def request_fingerprint(method: str, path: str, body: str) -> str:
     """What makes two requests the same request."""
     return hashlib.sha256(f"{method} {path}\n{body}".encode()).hexdigest()
+
+
+def idempotency_of(request: Request, key: str | None, body: str) -> Idempotency | None:
+    """The Idempotency-Key of a POST with its fingerprint, when the client sent one."""
+    if key is None:
+        return None
+    return Idempotency(key, request_fingerprint("POST", request.url.path, body))
 
 
 class IdempotencyRepository:
@@ -61,6 +91,20 @@ class IdempotencyRepository:
                 idempotency_key=key,
             )
         return record.response
+
+    async def replay(self, tenant_id: uuid.UUID, idempotency: Idempotency | None) -> JsonValue:
+        """For a request with a key: the first response when this is a retry, else None once
+        the key is claimed (see `claim`). None for a request without a key."""
+        if idempotency is None:
+            return None
+        return await self.claim(tenant_id, idempotency.key, idempotency.fingerprint)
+
+    async def remember(
+        self, tenant_id: uuid.UUID, idempotency: Idempotency | None, response: JsonValue
+    ) -> None:
+        """Keep the response of a request with a key, to replay it on a retry."""
+        if idempotency is not None:
+            await self.store(tenant_id, idempotency.key, response)
 
     async def store(self, tenant_id: uuid.UUID, key: str, response: JsonValue) -> None:
         """Keep the response to replay it on a retry."""

@@ -48,7 +48,7 @@ class Problem(BaseModel):
 
 _DESCRIPTIONS = {
     401: "No API key, or an unknown or revoked one",
-    404: "The agent, memory, context or frame does not exist for this key's tenant",
+    404: "The agent, memory, session, context or frame does not exist for this key's tenant",
     409: "The request conflicts with what is stored; the problem says what is allowed",
     413: "The body is over `CE_API__MAX_BODY_BYTES`",
     422: "Invalid input: `errors` names each field at fault",
@@ -130,10 +130,15 @@ def _errors_as_problems(document: dict[str, Any]) -> None:
         schemas.pop(name, None)
 
 
+# The bodies that take up to CE_API__BATCH_MAX_ITEMS items, and the list that holds them.
+_BATCHES = (("MemoryBatchCreate", "memories"), ("MessageBatchCreate", "messages"))
+
+
 def _batch_limit(document: dict[str, Any], batch_max_items: int) -> None:
     # The limit is a setting (CE_API__BATCH_MAX_ITEMS), so each service states its own.
-    batch = document["components"]["schemas"]["MemoryBatchCreate"]
-    batch["properties"]["memories"]["maxItems"] = batch_max_items
+    for schema, items in _BATCHES:
+        batch = document["components"]["schemas"][schema]
+        batch["properties"][items]["maxItems"] = batch_max_items
 
 
 def install_openapi(app: FastAPI, *, batch_max_items: int) -> None:

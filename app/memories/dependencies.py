@@ -3,7 +3,7 @@
 import json
 from typing import Annotated
 
-from fastapi import Depends, Header, Query
+from fastapi import Depends, Query
 from pydantic import JsonValue, TypeAdapter
 
 from app.core.errors import InvalidInput
@@ -47,15 +47,5 @@ def _metadata_filter(
         ) from exc
 
 
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        min_length=1,
-        max_length=255,
-        description="Retrying a POST with the same key returns the first response; "
-        "nothing is stored twice.",
-    ),
-]
 MemoryCtx = Annotated[MemoryContext, Depends(_memory_context)]
 MetadataFilter = Annotated[dict[str, JsonValue] | None, Depends(_metadata_filter)]

@@ -8,12 +8,12 @@ from fastapi import APIRouter, Body, Query, Request
 from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
-from app.core.idempotency import request_fingerprint
+from app.core.idempotency import IdempotencyKey, idempotency_of
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
 from app.memories import service
 from app.memories.cursor import CURSOR_PATTERN
-from app.memories.dependencies import IdempotencyKey, MemoryCtx, MetadataFilter
+from app.memories.dependencies import MemoryCtx, MetadataFilter
 from app.memories.examples import CREATE_EXAMPLES, UPDATE_EXAMPLES
 from app.memories.repository import MemoryFilter
 from app.memories.schemas import (
@@ -38,12 +38,6 @@ router = APIRouter(
 _WRITE = problems(409, *WITH_BODY)
 
 
-def _idempotency(request: Request, key: str | None, body: str) -> service.Idempotency | None:
-    if key is None:
-        return None
-    return service.Idempotency(key, request_fingerprint("POST", request.url.path, body))
-
-
 @router.post("/agents/{agent_id}/memories", status_code=201, responses=_WRITE)
 async def create_memory(
     agent_id: AgentName,
@@ -62,7 +56,7 @@ async def create_memory(
         tenant,
         agent_id,
         [body],
-        _idempotency(request, idempotency_key, body.model_dump_json()),
+        idempotency_of(request, idempotency_key, body.model_dump_json()),
     )
     return result.memories[0]
 
@@ -84,7 +78,7 @@ async def create_memory_batch(
         tenant,
         agent_id,
         body.memories,
-        _idempotency(request, idempotency_key, body.model_dump_json()),
+        idempotency_of(request, idempotency_key, body.model_dump_json()),
     )
 
 

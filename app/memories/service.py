@@ -9,9 +9,10 @@ from pydantic import JsonValue
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.service import get_agent
+from app.core.bodies import check_batch_size
 from app.core.config import Settings
-from app.core.errors import Conflict, InvalidInput, NotFound
-from app.core.idempotency import IdempotencyRepository
+from app.core.errors import Conflict, NotFound
+from app.core.idempotency import Idempotency, IdempotencyRepository
 from app.core.jobs import JobRepository
 from app.core.metrics import FACTS_CONFIRMED, MEMORIES_WRITTEN, observe_fact_writes
 from app.core.time import utcnow
@@ -47,14 +48,6 @@ class MemoryContext:
         return self.providers.tokens.default_encoding
 
 
-@dataclass(frozen=True)
-class Idempotency:
-    """An Idempotency-Key and the fingerprint of the request that carries it."""
-
-    key: str
-    fingerprint: str
-
-
 async def _reads(
     session: AsyncSession, ctx: MemoryContext, memories: Sequence[Memory], agent_name: str
 ) -> list[MemoryRead]:
@@ -82,18 +75,10 @@ async def create_memories(
 ) -> MemoryBatchRead:
     """Store memories with their representations and queue their background work; all or none.
     A fact that repeats an active fact confirms that one instead of being stored again."""
-    limit = ctx.settings.api.batch_max_items
-    if len(items) > limit:
-        raise InvalidInput(
-            f"A batch holds at most {limit} memories (CE_API__BATCH_MAX_ITEMS); split it.",
-            loc=["body", "memories"],
-        )
-    if idempotency is not None:
-        stored = await IdempotencyRepository(session).claim(
-            tenant.id, idempotency.key, idempotency.fingerprint
-        )
-        if stored is not None:
-            return MemoryBatchRead.model_validate(stored)
+    check_batch_size(items, ctx.settings.api.batch_max_items, "memories")
+    stored = await IdempotencyRepository(session).replay(tenant.id, idempotency)
+    if stored is not None:
+        return MemoryBatchRead.model_validate(stored)
     agent = await get_agent(session, tenant, agent_name)
     repeated = await _confirm_repeated_facts(session, agent.id, items)
     fresh = [item for index, item in enumerate(items) if index not in repeated]
@@ -112,10 +97,9 @@ async def create_memories(
             for index, read in enumerate(reads)
         ]
     )
-    if idempotency is not None:
-        await IdempotencyRepository(session).store(
-            tenant.id, idempotency.key, response.model_dump(mode="json")
-        )
+    await IdempotencyRepository(session).remember(
+        tenant.id, idempotency, response.model_dump(mode="json")
+    )
     return response
 
 

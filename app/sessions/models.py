@@ -1,0 +1,65 @@
+"""Conversation sessions of an agent and their messages, in conversation order."""
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import Base
+
+ROLES = ("user", "assistant", "system", "tool")
+
+
+class ConversationSession(Base):
+    """A conversation of an agent; `name` is the client's session id, used in URLs.
+
+    Its row is locked by every append, so the messages' sequence numbers follow each other."""
+
+    __tablename__ = "conversation_session"
+    __mapper_args__ = {"eager_defaults": True}  # noqa: RUF012 - SQLAlchemy's declaration
+    __table_args__ = (UniqueConstraint("agent_id", "name"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"))
+    agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id"))
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    # The time of the last append.
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    message_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    token_count: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class SessionMessage(Base):
+    """One message of a session, numbered from 0 in the order it was appended."""
+
+    __tablename__ = "session_message"
+    __table_args__ = (
+        UniqueConstraint("session_id", "seq"),
+        CheckConstraint(f"role IN {ROLES!r}", name="role"),
+        # As in the OpenAI chat format: a tool's answer names its call, and only it does.
+        CheckConstraint("(role = 'tool') = (tool_call_id IS NOT NULL)", name="tool_call_id"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    session_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("conversation_session.id", ondelete="CASCADE")
+    )
+    seq: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(16))
+    content: Mapped[str] = mapped_column(Text)
+    name: Mapped[str | None] = mapped_column(String(64))
+    tool_call_id: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    tokens: Mapped[int] = mapped_column(Integer)

@@ -1,0 +1,88 @@
+"""HTTP routes of sessions: a conversation's messages, appended and listed in order."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Query, Request
+
+from app.agents.schemas import AgentName
+from app.core.bodies import JsonBodyRoute
+from app.core.db import DbSession
+from app.core.idempotency import IdempotencyKey, idempotency_of
+from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
+from app.deps import ProvidersDep, SettingsDep
+from app.sessions import service
+from app.sessions.examples import APPEND_EXAMPLES
+from app.sessions.schemas import (
+    MessageBatchCreate,
+    MessageBatchRead,
+    MessagePage,
+    SessionName,
+    SessionRead,
+)
+from app.tenants.dependencies import CurrentTenant
+
+router = APIRouter(
+    prefix="/agents/{agent_id}/sessions/{session_id}",
+    tags=["sessions"],
+    route_class=JsonBodyRoute,
+    responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent and a session
+)
+_MAX_SEQ = 2**31 - 1  # seq is a PostgreSQL integer
+
+
+@router.post("/messages", status_code=201, responses=problems(409, *WITH_BODY))
+async def append_messages(
+    agent_id: AgentName,
+    session_id: SessionName,
+    body: Annotated[MessageBatchCreate, Body(openapi_examples=APPEND_EXAMPLES)],
+    request: Request,
+    session: DbSession,
+    tenant: CurrentTenant,
+    providers: ProvidersDep,
+    settings: SettingsDep,
+    idempotency_key: IdempotencyKey = None,
+) -> MessageBatchRead:
+    """Append messages to a session in order, numbered after its last one; the first message
+    creates the session. All are stored, or none."""
+    return await service.append_messages(
+        session,
+        tenant,
+        agent_id,
+        session_id,
+        body.messages,
+        tokens=providers.tokens,
+        max_items=settings.api.batch_max_items,
+        idempotency=idempotency_of(request, idempotency_key, body.model_dump_json()),
+    )
+
+
+@router.get("/messages")
+async def list_messages(
+    agent_id: AgentName,
+    session_id: SessionName,
+    session: DbSession,
+    tenant: CurrentTenant,
+    settings: SettingsDep,
+    cursor: Annotated[
+        int | None,
+        Query(
+            ge=0,
+            le=_MAX_SEQ,
+            description="`next_cursor` of the page before: the seq after which to continue.",
+        ),
+    ] = None,
+    limit: Annotated[int | None, Query(ge=1)] = None,
+) -> MessagePage:
+    """List a session's messages in conversation order, oldest first."""
+    page_size = min(limit or settings.api.page_size_default, settings.api.page_size_max)
+    return await service.list_messages(
+        session, tenant, agent_id, session_id, cursor=cursor, limit=page_size
+    )
+
+
+@router.get("")
+async def get_session(
+    agent_id: AgentName, session_id: SessionName, session: DbSession, tenant: CurrentTenant
+) -> SessionRead:
+    """Read a session: its message count, tokens, first and last message times, summaries."""
+    return await service.read_session(session, tenant, agent_id, session_id)

@@ -1,0 +1,154 @@
+"""Sessions: conversations of an agent, appended to message by message and read in order."""
+
+import asyncio
+import uuid
+from collections.abc import Sequence
+from datetime import UTC
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.agents.models import Agent
+from app.agents.service import get_agent
+from app.core.bodies import check_batch_size
+from app.core.errors import NotFound
+from app.core.idempotency import Idempotency, IdempotencyRepository
+from app.core.time import utcnow
+from app.providers.tokenizer import TokenCounter
+from app.sessions.models import ConversationSession, SessionMessage
+from app.sessions.repository import SessionRepository
+from app.sessions.schemas import (
+    ChatMessageCreate,
+    MessageBatchRead,
+    MessageCreate,
+    MessagePage,
+    MessageRead,
+    SessionRead,
+    ToolMessageCreate,
+)
+from app.tenants.models import Tenant
+
+
+def _count_tokens(tokens: TokenCounter, contents: Sequence[str]) -> list[int]:
+    return [tokens.count(content) for content in contents]
+
+
+def _new_message(
+    conversation: ConversationSession, seq: int, item: MessageCreate, tokens: int
+) -> SessionMessage:
+    """The row of an appended message; without a time of its own it takes the append's."""
+    return SessionMessage(
+        id=uuid.uuid4(),
+        session_id=conversation.id,
+        seq=seq,
+        role=item.role,
+        content=item.content,
+        name=item.name if isinstance(item, ChatMessageCreate) else None,
+        tool_call_id=item.tool_call_id if isinstance(item, ToolMessageCreate) else None,
+        # In UTC, as read back from the database: the append and the list answer alike.
+        created_at=(item.created_at or conversation.updated_at).astimezone(UTC),
+        tokens=tokens,
+    )
+
+
+def _message_read(message: SessionMessage) -> MessageRead:
+    return MessageRead.model_validate(message, from_attributes=True)
+
+
+async def _session_read(
+    repository: SessionRepository, conversation: ConversationSession, agent: Agent
+) -> SessionRead:
+    last = conversation.message_count - 1
+    times = await repository.times_at(conversation.id, [0, last])
+    return SessionRead(
+        session_id=conversation.name,
+        agent_id=agent.name,
+        created_at=conversation.created_at,
+        updated_at=conversation.updated_at,
+        messages=conversation.message_count,
+        tokens=conversation.token_count,
+        first_message_at=times[0],
+        last_message_at=times[last],
+        summaries=[],
+    )
+
+
+async def append_messages(
+    session: AsyncSession,
+    tenant: Tenant,
+    agent_name: str,
+    session_name: str,
+    items: Sequence[MessageCreate],
+    *,
+    tokens: TokenCounter,
+    max_items: int,
+    idempotency: Idempotency | None = None,
+) -> MessageBatchRead:
+    """Append messages in order to the session (created by its first message); all or none."""
+    check_batch_size(items, max_items, "messages")
+    stored = await IdempotencyRepository(session).replay(tenant.id, idempotency)
+    if stored is not None:
+        return MessageBatchRead.model_validate(stored)
+    agent = await get_agent(session, tenant, agent_name)
+    # Tokenizing is CPU work: off the event loop, and before the session is locked.
+    counts = await asyncio.to_thread(_count_tokens, tokens, [item.content for item in items])
+    repository = SessionRepository(session)
+    now = utcnow()
+    conversation = await repository.lock_or_create(tenant.id, agent.id, session_name, now)
+    conversation.updated_at = now
+    first = conversation.message_count
+    messages = [
+        _new_message(conversation, first + i, item, count)
+        for i, (item, count) in enumerate(zip(items, counts, strict=True))
+    ]
+    await repository.add_messages(messages)
+    conversation.message_count += len(messages)
+    conversation.token_count += sum(counts)
+    await repository.flush()
+    response = MessageBatchRead(
+        session=await _session_read(repository, conversation, agent),
+        messages=[_message_read(message) for message in messages],
+    )
+    await IdempotencyRepository(session).remember(
+        tenant.id, idempotency, response.model_dump(mode="json")
+    )
+    return response
+
+
+async def _find(
+    session: AsyncSession, tenant: Tenant, agent_name: str, session_name: str
+) -> tuple[Agent, ConversationSession]:
+    agent = await get_agent(session, tenant, agent_name)
+    conversation = await SessionRepository(session).get(agent.id, session_name)
+    if conversation is None:
+        raise NotFound(
+            f"Agent '{agent_name}' has no session '{session_name}'. Its first message creates "
+            f"it: POST /agents/{agent_name}/sessions/{session_name}/messages."
+        )
+    return agent, conversation
+
+
+async def read_session(
+    session: AsyncSession, tenant: Tenant, agent_name: str, session_name: str
+) -> SessionRead:
+    """A session's counts, tokens and summaries."""
+    agent, conversation = await _find(session, tenant, agent_name, session_name)
+    return await _session_read(SessionRepository(session), conversation, agent)
+
+
+async def list_messages(
+    session: AsyncSession,
+    tenant: Tenant,
+    agent_name: str,
+    session_name: str,
+    *,
+    cursor: int | None,
+    limit: int,
+) -> MessagePage:
+    """One page of a session's messages, oldest first, after seq `cursor` when given."""
+    _agent, conversation = await _find(session, tenant, agent_name, session_name)
+    rows = await SessionRepository(session).page(conversation.id, after=cursor, limit=limit + 1)
+    page = rows[:limit]
+    return MessagePage(
+        items=[_message_read(message) for message in page],
+        next_cursor=page[-1].seq if len(rows) > limit else None,
+    )
