@@ -58,7 +58,7 @@ class BudgetPlan:
     """The total, where it came from, and how much of the flexible pool this input needs."""
 
     total: int
-    source: Literal["request", "frame", "agent"]
+    source: Literal["request", "frame", "agent", "window"]
     flexible_scale: float
 
 

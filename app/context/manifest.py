@@ -14,6 +14,7 @@ import numpy as np
 
 from app.context.budget import BudgetPlan
 from app.context.constraints import ScoredCensor
+from app.context.conversation import History, chat_messages, history_read
 from app.context.fill import FlexibleLayers
 from app.context.render import LEADING, FixedSections
 from app.context.schemas import ContextBuildResponse
@@ -122,6 +123,7 @@ class Built:
     candidates: int
     assembly: Assembly
     embedding: InputEmbedding
+    history: History | None = None
 
 
 def centroid(built: Built) -> list[float] | None:
@@ -243,7 +245,7 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
                 "budget": plan.total,
                 "budget_source": plan.source,
                 "used": assembly.tokens,
-                "utilization": round(assembly.tokens / plan.total, 4),
+                "utilization": round(assembly.tokens / plan.total, 4) if plan.total else 0.0,
                 "encoding": built.encoding,
                 "candidates": built.candidates,
             },
@@ -252,6 +254,8 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
                 "embedded": built.embedding.vector is not None,
                 "reason": built.embedding.reason,
             },
+            "messages": chat_messages(built.history) if built.history else None,
+            "history": history_read(built.history, plan.total) if built.history else None,
             "timings_ms": dict(timings_ms),
             "created_at": built.created_at,
             "parent_id": built.parent_id,

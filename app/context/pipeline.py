@@ -1,15 +1,15 @@
 """One context build, step by step (the map is in README.md beside this file):
 
-    gather (I/O) → frame → budget → search (I/O) → rank → fill → render → trim → manifest
-    → store (I/O)
+    gather (I/O) → frame → budget → search (I/O) → rank → fill → render → trim → history (I/O,
+    with a session) → manifest → store (I/O)
 
 Gathering finds the agent, its standing constraints and reviewed decisions, and the input's word
 matches while the input is embedded on another thread. The steps from rank to manifest are pure
-functions over plain data, in modules named for them.
+functions over plain data, in modules named for them. With a session, the memory context
+takes its share of the window first; the history fills what it left (`conversation.py`).
 """
 
 import asyncio
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,9 +21,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.agents.service import get_agent
-from app.context import metrics
+from app.context import conversation, metrics
 from app.context.budget import flexible_pool, flexible_shares, neighbour_hits, plan_budget
 from app.context.calibration import calibrate
+from app.context.clock import Clock
 from app.context.constraints import ScoredCensor, choose_censors
 from app.context.engine import ContextEngine
 from app.context.fill import DEFAULT_RULES, Rules, fill
@@ -53,30 +54,13 @@ from app.context.types import (
     Tokens,
     Vector,
 )
+from app.context.window import available, memory_plan, resolve_window
 from app.core.errors import NotFound
 from app.core.time import utcnow
 from app.providers.errors import ProviderError
 from app.tenants.models import Tenant
 
 log = structlog.get_logger(__name__)
-
-
-class _Clock:
-    """Milliseconds spent in each stage of one build."""
-
-    def __init__(self) -> None:
-        self.started = self.mark = time.perf_counter()
-        self.stages: dict[str, float] = {}
-
-    def lap(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.stages[stage] = round((now - self.mark) * 1000, 3)
-        self.mark = now
-
-    def so_far(self) -> dict[str, float]:
-        """Every stage lapped, and the total since the start."""
-        total = round((time.perf_counter() - self.started) * 1000, 3)
-        return {**self.stages, "total": total}
 
 
 async def embed_input(engine: ContextEngine, text: str) -> InputEmbedding:
@@ -126,7 +110,7 @@ async def gather(
     tenant: Tenant,
     request: ContextBuildRequest,
     search: SearchRepository,
-    clock: _Clock,
+    clock: Clock,
 ) -> Gathered:
     """The agent, its standing layers and the input's word matches, read while the input is
     embedded on a thread (the clock's "words"); then the vector ("embed": the wait beyond)."""
@@ -195,19 +179,24 @@ async def build(
     parent_id: uuid.UUID | None = None,
 ) -> Build:
     """Build the context for one input, store it, and record its metrics."""
-    clock, settings = _Clock(), engine.settings
+    clock, settings = Clock(), engine.settings
     search = SearchRepository(session, engine.corpus)
     gathered = await gather(session, engine, tenant, request, search, clock)
     agent, vector = gathered.agent, gathered.embedding.vector
     encoding = engine.providers.tokens.encoding_for_model(request.model or agent.model)
     clock.lap("embed")
     choice = await choose_frame(engine, agent, request.input, vector, request.frame)
-    plan = plan_budget(
-        request.budget,
-        choice.frame.default_budget,
-        agent.default_budget,
-        settings.default_budget,
-        request.input,
+    window = resolve_window(request.window, settings.window) if request.session_id else None
+    plan = (
+        memory_plan(window, request.budget)
+        if window
+        else plan_budget(
+            request.budget,
+            choice.frame.default_budget,
+            agent.default_budget,
+            settings.default_budget,
+            request.input,
+        )
     )
     clock.lap("frame")
     neighbours = Neighbours(
@@ -223,8 +212,9 @@ async def build(
     )
     clock.lap("rank")
     censors = choose_censors(gathered.censors, vector, gathered.words.terms, choice.frame)
+    tokens = engine.providers.tokens.bound(encoding)
     assembly = assemble(
-        engine.providers.tokens.bound(encoding),
+        tokens,
         plan.total,
         _fixed_content(gathered, choice, [s.censor for s in censors if s.chosen]),
         ranked,
@@ -242,9 +232,17 @@ async def build(
         censors=censors,
     )
     clock.lap("assemble")
+    found = None
+    if window and request.session_id:
+        # The history takes what the memory context, counted exactly, left of available.
+        room = available(window) - assembly.tokens
+        found = await conversation.history(
+            session, tokens, agent.id, request.session_id, window, room
+        )
+        clock.lap("history")
     built = Built(
         uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, choice, plan, encoding,
-        len(candidates), assembly, gathered.embedding,
+        len(candidates), assembly, gathered.embedding, found,
     )  # fmt: skip
     await store(session, tenant, request, built, stored := manifest(built, clock.so_far()))
     clock.lap("store")

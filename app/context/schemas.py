@@ -4,14 +4,19 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationInfo, field_validator
 
+from app.context.history_schemas import ChatMessageRead, ContextWindow, HistoryRead
 from app.context.types import Admission, Detail, FlexibleKind
 from app.core.fields import Id, JsonObject, RequestBody, Text, Timestamp, WholeNumber
+from app.sessions.schemas import SESSION_NAME_PATTERN
 
 FrameName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
 AgentRef = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]
 InputText = Annotated[Text, Field(min_length=1, max_length=50_000)]
+SessionId = Annotated[str, Field(pattern=SESSION_NAME_PATTERN)]
+_GIVEN: dict[str, JsonValue] = {"not": {"type": "null"}}
+_BOTH_GIVEN: dict[str, JsonValue] = {"budget": _GIVEN, "window": _GIVEN}
 
 
 class ContextBuildRequest(RequestBody):
@@ -25,8 +30,25 @@ class ContextBuildRequest(RequestBody):
                     "input": "Should we use Redis for caching in Newton?",
                     "budget": 2000,
                     "model": "gpt-4o",
-                }
-            ]
+                },
+                {
+                    "agent_id": "newton",
+                    "input": "And what did we decide about the cache?",
+                    "model": "gpt-4o",
+                    "session_id": "chat-1",
+                    "window": {"total": 8000, "fresh_tail": 8},
+                },
+            ],
+            # What the validator of `window` says, for clients that read the schema.
+            "allOf": [
+                {"not": {"required": ["budget", "window"], "properties": _BOTH_GIVEN}},
+                {
+                    "anyOf": [
+                        {"not": {"required": ["window"], "properties": {"window": _GIVEN}}},
+                        {"required": ["session_id"], "properties": {"session_id": _GIVEN}},
+                    ]
+                },
+            ],
         },
     )
 
@@ -50,9 +72,32 @@ class ContextBuildRequest(RequestBody):
     metadata: JsonObject | None = Field(
         default=None, description="Only memories whose metadata contains this JSON object."
     )
-    session_id: Annotated[Text, Field(max_length=200)] | None = Field(
-        default=None, description="Reserved for conversation history; accepted and recorded."
+    session_id: SessionId | None = Field(
+        default=None,
+        description="The session whose history comes with the context, as `messages`, within "
+        "the window; a session without messages yet gives none.",
     )
+    window: ContextWindow | None = Field(
+        default=None,
+        description="With `session_id` only, and instead of `budget`: the whole prompt's "
+        "tokens and their shares; each field defaults to its CE_CONTEXT__WINDOW__ setting.",
+    )
+
+    @field_validator("window")
+    @classmethod
+    def _window_needs_a_session(
+        cls, window: "ContextWindow | None", info: ValidationInfo
+    ) -> "ContextWindow | None":
+        if window is None:
+            return window
+        if info.data.get("session_id") is None:
+            raise ValueError("a window is the budget of a session's history: give session_id")
+        if info.data.get("budget") is not None:
+            raise ValueError(
+                "give budget or window, not both: window (with its memory_fraction) when the "
+                "history comes too, budget for the context alone"
+            )
+        return window
 
 
 class ScoreParts(BaseModel):
@@ -112,8 +157,11 @@ class FrameRead(BaseModel):
 
 
 class Totals(BaseModel):
+    """The memory context's budget, where it came from (with a session: `window`, its memory
+    share, unless the request names a `budget`), and its tokens."""
+
     budget: int
-    budget_source: Literal["request", "frame", "agent"]
+    budget_source: Literal["request", "frame", "agent", "window"]
     used: int
     utilization: float
     encoding: str
@@ -144,6 +192,14 @@ class ContextBuildResponse(BaseModel):
     relevance: float | None = Field(description="Mean similarity of the loaded memories.")
     input_embedding: InputEmbeddingRead | None = Field(
         default=None, description="Absent from builds stored by versions that did not say."
+    )
+    messages: list[ChatMessageRead] | None = Field(
+        default=None,
+        description="With session_id: the session's history to send after the system prompt, "
+        "in the OpenAI chat format; null without.",
+    )
+    history: HistoryRead | None = Field(
+        default=None, description="With session_id: which messages were kept; null without."
     )
     timings_ms: dict[str, float]
     created_at: datetime

@@ -8,6 +8,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.providers.local_models import DEFAULT_LOCAL_MODEL, local_model
 
+# A window's bounds on the messages it always keeps.
+MAX_FRESH_TAIL = 1_000
+MAX_SINKS = 100
+
 
 class DatabaseSettings(BaseModel):
     """Where the data lives: a PostgreSQL URL, or the embedded server when none is set."""
@@ -143,6 +147,62 @@ class RankingWeights(BaseModel):
     period: float = Field(default=0.15, ge=0)  # a day or month the input names
 
 
+def window_error(
+    total: int,
+    system_reserve: int,
+    tools_reserve: int,
+    memory_fraction: float,
+    learnings_fraction: float,
+) -> tuple[str, str] | None:
+    """The field of a window at fault and why, or None: the reserves must leave at least one
+    token, and the memory and learnings fractions together at most all of them."""
+    available = total - system_reserve - tools_reserve
+    if available < 1:
+        return "total", (
+            f"total {total} - system_reserve {system_reserve} - tools_reserve {tools_reserve} "
+            f"leaves {available} tokens; at least 1 must be left for the context and history"
+        )
+    if memory_fraction + learnings_fraction > 1:
+        return "learnings_fraction", (
+            f"memory_fraction {memory_fraction} + learnings_fraction {learnings_fraction} exceeds 1"
+        )
+    return None
+
+
+class WindowSettings(BaseModel):
+    """A build's window when it has a session and the request does not say (seed 001's
+    TokenBudget): the whole prompt's tokens, the reserves, and the shares of what is left."""
+
+    # Tokens of the whole prompt: system prompt, tool definitions, context and history.
+    total: int = Field(default=30_000, ge=1, le=10_000_000)
+    # Kept for the client's own system prompt, around the context.
+    system_reserve: int = Field(default=2_000, ge=0, le=10_000_000)
+    # Kept for the tool definitions sent with the chat request.
+    tools_reserve: int = Field(default=2_000, ge=0, le=10_000_000)
+    # Share of what is left (available) the memory context may take.
+    memory_fraction: float = Field(default=0.15, ge=0, le=1)
+    # Share of available for learnings; the memory context takes it too until they have a
+    # section of their own.
+    learnings_fraction: float = Field(default=0.05, ge=0, le=1)
+    # The last messages, kept verbatim whenever they fit.
+    fresh_tail: int = Field(default=16, ge=0, le=MAX_FRESH_TAIL)
+    # The first messages (attention sinks: usually the instructions), kept whenever they fit.
+    sinks: int = Field(default=2, ge=0, le=MAX_SINKS)
+
+    @model_validator(mode="after")
+    def _leaves_room(self) -> "WindowSettings":
+        error = window_error(
+            self.total,
+            self.system_reserve,
+            self.tools_reserve,
+            self.memory_fraction,
+            self.learnings_fraction,
+        )
+        if error is not None:
+            raise ValueError(f"CE_CONTEXT__WINDOW__{error[0].upper()}: {error[1]}")
+        return self
+
+
 class ContextSettings(BaseModel):
     """Context assembly: budgets, search sizes, ranking weights and refresh triggers."""
 
@@ -171,6 +231,7 @@ class ContextSettings(BaseModel):
     drift_threshold: float = Field(default=0.5, ge=0, le=1)
     half_life_days: float = Field(default=30.0, gt=0)
     weights: RankingWeights = RankingWeights()
+    window: WindowSettings = WindowSettings()
 
 
 class Settings(BaseSettings):

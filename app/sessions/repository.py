@@ -4,7 +4,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -63,6 +63,22 @@ class SessionRepository:
             query = query.where(SessionMessage.seq > after)
         query = query.order_by(SessionMessage.seq).limit(limit)
         return list(await self.session.scalars(query))
+
+    async def ends(
+        self, session_id: uuid.UUID, *, first: int, last_from: int
+    ) -> list[SessionMessage]:
+        """The session's first `first` messages and those from seq `last_from` on, in
+        conversation order: all a history selection can use (`app.context.history.reach`)."""
+        return list(
+            await self.session.scalars(
+                select(SessionMessage)
+                .where(
+                    SessionMessage.session_id == session_id,
+                    or_(SessionMessage.seq < first, SessionMessage.seq >= last_from),
+                )
+                .order_by(SessionMessage.seq)
+            )
+        )
 
     async def times_at(self, session_id: uuid.UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         """`created_at` of the session's messages at these positions."""

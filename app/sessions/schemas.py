@@ -10,10 +10,11 @@ from pydantic import BaseModel, Field
 from app.core.fields import Label, LongText, RequestBody, Timestamp
 
 Role = Literal["user", "assistant", "system", "tool"]
+SESSION_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
 SessionName = Annotated[
     str,
     Path(
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$",
+        pattern=SESSION_NAME_PATTERN,
         description="Your id for the conversation: letters, digits and . _ : - (up to 200). "
         "Its first message creates the session.",
         examples=["chat-2026-11-23"],

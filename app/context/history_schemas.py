@@ -1,0 +1,109 @@
+"""Bodies of a build with a session: the window asked for, and the history returned."""
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from app.core.config import MAX_FRESH_TAIL, MAX_SINKS, WindowSettings
+from app.core.fields import RequestBody, WholeNumber
+from app.sessions.schemas import Role
+
+Fraction = Annotated[float, Field(ge=0, le=1)]
+TokenCount = Annotated[int, Field(ge=0, le=10_000_000), WholeNumber]
+
+
+class ContextWindow(RequestBody):
+    """The whole prompt's tokens and their shares, named as seed 001 names them: the history
+    gets what the reserves and the memory context leave."""
+
+    total: Annotated[int, Field(ge=1, le=10_000_000), WholeNumber] | None = Field(
+        default=None, description="Tokens of the whole chat request."
+    )
+    system_reserve: TokenCount | None = Field(
+        default=None, description="Kept for your system prompt around the context."
+    )
+    tools_reserve: TokenCount | None = Field(
+        default=None, description="Kept for the tool definitions."
+    )
+    memory_fraction: Fraction | None = Field(
+        default=None, description="Share of available (total less the reserves) for memories."
+    )
+    learnings_fraction: Fraction | None = Field(
+        default=None,
+        description="Share of available for learnings; the memory context takes it for now. "
+        "Together with memory_fraction at most 1.",
+    )
+    fresh_tail: Annotated[int, Field(ge=0, le=MAX_FRESH_TAIL), WholeNumber] | None = Field(
+        default=None, description="The last messages, kept verbatim whenever they fit."
+    )
+    sinks: Annotated[int, Field(ge=0, le=MAX_SINKS), WholeNumber] | None = Field(
+        default=None, description="The first messages, kept whenever they fit."
+    )
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
+class ChatMessageRead(BaseModel):
+    """A message of the history to send, in the OpenAI chat format (`name` and
+    `tool_call_id` only when the message has them)."""
+
+    role: Role
+    content: str
+    name: str | None = Field(default=None, exclude_if=_absent)
+    tool_call_id: str | None = Field(default=None, exclude_if=_absent)
+
+
+class WindowRead(WindowSettings):
+    """The window the build used (the request's fields over the settings), and how
+    `available` was shared: the promise is `history.tokens + totals.used <= available`."""
+
+    available: int = Field(description="total - system_reserve - tools_reserve.")
+    memory_budget: int = Field(description="The memory context's budget (totals.budget).")
+    history_budget: int = Field(description="available - totals.used: what the history got.")
+
+
+class SummaryUsed(BaseModel):
+    """A summary placed before the kept messages, standing for the evicted ones from
+    `first_seq` to `last_seq` (depth 1: of messages, 2: of summaries, …). None yet."""
+
+    first_seq: int
+    last_seq: int
+    depth: int
+    tokens: int
+
+
+class RecalledMessage(BaseModel):
+    """An evicted message brought back because the input refers to it (none yet)."""
+
+    seq: int
+    role: Role
+    tokens: int
+    score: float
+
+
+class HistoryRead(BaseModel):
+    """Which of the session's messages came with the context, and why the others did not."""
+
+    session_id: str
+    messages_in_session: int
+    fresh_tail: int = Field(description="Messages kept as the fresh tail.")
+    sinks: int = Field(description="Messages kept as attention sinks (the first ones).")
+    kept: int = Field(description="Messages in `messages`: sinks, evictable ones, fresh tail.")
+    evicted: int
+    first_kept_seq: int | None = Field(
+        description="seq of the oldest message kept after the sinks; null when none is."
+    )
+    summaries: list[SummaryUsed]
+    recalled: list[RecalledMessage]
+    tokens: int = Field(
+        description="Of `messages` as a chat request counts them in the target model's "
+        "encoding: 3 per message, its role, content, name (+1) and tool_call_id, and 3 for "
+        "the reply's priming."
+    )
+    window: WindowRead
+    reason: str | None = Field(
+        default=None,
+        description="Why sinks or fresh tail had to go, when they did: they did not fit.",
+    )
