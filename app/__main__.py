@@ -1,4 +1,4 @@
-"""Command line: serve, worker, migrate, keys, reembed, openapi."""
+"""Command line: serve, worker, migrate, keys, reembed, rerender, openapi."""
 
 import argparse
 import asyncio
@@ -85,6 +85,23 @@ async def _reembed(settings: Settings) -> None:
     )
 
 
+async def _rerender(settings: Settings) -> None:
+    from app.memories.maintenance import rerender_all
+    from app.providers.container import build_providers
+    from app.runtime import migrated_database
+
+    providers = await asyncio.to_thread(build_providers, settings)
+    try:
+        async with migrated_database(settings) as database:
+            done = await rerender_all(database.sessionmaker, providers, settings)
+    finally:
+        await providers.aclose()
+    print(
+        f"Rendered {done.memories} memories again: {done.changed} changed; {done.embeds} queued "
+        f"for embedding and {done.summaries} for an LLM summary (the worker does them now)."
+    )
+
+
 def _openapi(settings: Settings, output: Path) -> None:
     from app.main import create_app
 
@@ -102,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("worker", help="run only the background worker")
     commands.add_parser("migrate", help="apply database migrations")
     commands.add_parser("reembed", help="recompute every embedding after a model change")
+    commands.add_parser(
+        "rerender", help="render every memory's three sizes again after an upgrade changed them"
+    )
     export = commands.add_parser("openapi", help="write the OpenAPI document")
     export.add_argument("--output", type=Path, default=Path("openapi/openapi.json"))
     keys = commands.add_parser("keys", help="create, list or revoke API keys")
@@ -127,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         print("Migrations applied.")
     elif args.command == "reembed":
         asyncio.run(_reembed(settings))
+    elif args.command == "rerender":
+        asyncio.run(_rerender(settings))
     elif args.command == "openapi":
         _openapi(settings, args.output)
     elif args.command == "keys":

@@ -191,6 +191,18 @@ class MemoryRepository:
         )
         return found is not None
 
+    async def batch_after(self, seq: int, limit: int) -> list[Memory]:
+        """Memories of every tenant in write order after `seq`, locked for an update."""
+        return list(
+            await self.session.scalars(
+                select(Memory)
+                .where(Memory.seq > seq)
+                .order_by(Memory.seq)
+                .limit(limit)
+                .with_for_update()
+            )
+        )
+
     async def all_ids(self) -> list[uuid.UUID]:
         return list(await self.session.scalars(select(Memory.id).order_by(Memory.created_at)))
 

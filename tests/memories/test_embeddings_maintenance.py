@@ -1,16 +1,28 @@
-"""The embedding dimension is checked at startup, and `reembed` recomputes every vector."""
+"""The embedding dimension is checked at startup, `reembed` recomputes every vector, and
+`rerender` brings representations written by an older version up to date."""
+
+import uuid
 
 import httpx
 import pytest
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.config import Settings
 from app.core.db import Database
 from app.core.worker import Worker
-from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model, reembed_all
+from app.memories.maintenance import (
+    EmbeddingModelChanged,
+    check_embedding_model,
+    reembed_all,
+    rerender_all,
+)
+from app.memories.models import Memory
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
+from app.providers.container import Providers
 from app.providers.embeddings import LOCAL_MODEL
 from app.runtime import StartupError, prepare_schema
-from tests.factories import Tenancy, fact, put_agent, write
+from tests.factories import Tenancy, decision, fact, put_agent, write
 
 
 async def test_startup_refuses_a_different_dimension(database: Database) -> None:
@@ -66,3 +78,29 @@ async def test_another_model_is_refused_only_when_vectors_of_the_old_one_are_sto
     assert await worker.drain() >= 1
     async with sessionmaker() as session:
         assert not await MemoryRepository(session).any_embedded()
+
+
+async def test_rerender_brings_old_representations_up_to_date(
+    client: httpx.AsyncClient,
+    tenancy: Tenancy,
+    worker: Worker,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    providers: Providers,
+    settings: Settings,
+) -> None:
+    await put_agent(client, tenancy)
+    memory = await write(client, tenancy, decision("Chose Postgres over ChromaDB"))
+    await worker.drain()
+    current = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
+    async with sessionmaker.begin() as session:  # as an older version rendered it
+        await session.execute(
+            update(Memory)
+            .where(Memory.id == uuid.UUID(memory["id"]))
+            .values(summary="Decision: Chose Postgres over ChromaDB.", full_text="Decision.")
+        )
+    done = await rerender_all(sessionmaker, providers, settings)
+    assert (done.changed, done.embeds) == (1, 1)
+    again = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
+    assert again["representations"] == current["representations"]
+    assert await worker.drain() >= 1  # the full text changed back: embedded again
+    assert (await rerender_all(sessionmaker, providers, settings)).changed == 0
