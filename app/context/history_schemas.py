@@ -57,11 +57,14 @@ class ChatMessageRead(BaseModel):
 
 class WindowRead(WindowSettings):
     """The window the build used (the request's fields over the settings), and how
-    `available` was shared: the promise is `history.tokens + totals.used <= available`."""
+    `available` was shared: the promise is `totals.used + history.recalled_tokens +
+    history.tokens <= available`, the first two being the tokens of `context`."""
 
     available: int = Field(description="total - system_reserve - tools_reserve.")
     memory_budget: int = Field(description="The memory context's budget (totals.budget).")
-    history_budget: int = Field(description="available - totals.used: what the history got.")
+    history_budget: int = Field(
+        description="available - totals.used - history.recalled_tokens: what the history got."
+    )
 
 
 class SummaryUsed(BaseModel):
@@ -75,12 +78,13 @@ class SummaryUsed(BaseModel):
 
 
 class RecalledMessage(BaseModel):
-    """An evicted message brought back because the input refers to it (none yet)."""
+    """An evicted message brought back into `context`, under "Earlier in this conversation",
+    because it holds at least two of the input's words (its only one, when it has one)."""
 
     seq: int
     role: Role
-    tokens: int
-    score: float
+    tokens: int = Field(description="Of its line in `context`, newline included.")
+    score: float = Field(description="ts_rank of its words against the input's.")
 
 
 class HistoryRead(BaseModel):
@@ -96,7 +100,11 @@ class HistoryRead(BaseModel):
         description="seq of the oldest message kept after the sinks; null when none is."
     )
     summaries: list[SummaryUsed]
-    recalled: list[RecalledMessage]
+    recalled: list[RecalledMessage] = Field(description="In conversation order.")
+    recalled_tokens: int = Field(
+        description="What the recalled section added to `context`: its tokens less "
+        "totals.used (the memory context's alone)."
+    )
     tokens: int = Field(
         description="Of `messages` as a chat request counts them in the target model's "
         "encoding: 3 per message, its role, content, name (+1) and tool_call_id, and 3 for "

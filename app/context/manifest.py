@@ -232,7 +232,8 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
         {
             "context_id": built.build_id,
             "agent_id": built.agent_name,
-            "context": assembly.text,
+            # With a session, the recalled messages' section after the memory context's.
+            "context": built.history.recall.text if built.history else assembly.text,
             "frame": {
                 "name": choice.frame.name,
                 "confidence": choice.confidence,

@@ -1,7 +1,7 @@
 """One context build, step by step (the map is in README.md beside this file):
 
-    gather (I/O) → frame → budget → search (I/O) → rank → fill → render → trim → history (I/O,
-    with a session) → manifest → store (I/O)
+    gather (I/O) → frame → budget → search (I/O) → rank → fill → render → trim → history and
+    recall (I/O, with a session) → manifest → store (I/O)
 
 Gathering finds the agent, its standing constraints and reviewed decisions, and the input's word
 matches while the input is embedded on another thread. The steps from rank to manifest are pure
@@ -54,7 +54,7 @@ from app.context.types import (
     Tokens,
     Vector,
 )
-from app.context.window import available, memory_plan, resolve_window
+from app.context.window import memory_plan, resolve_window
 from app.core.errors import NotFound
 from app.core.time import utcnow
 from app.providers.errors import ProviderError
@@ -234,12 +234,18 @@ async def build(
     clock.lap("assemble")
     found = None
     if window and request.session_id:
-        # The history takes what the memory context, counted exactly, left of available.
-        room = available(window) - assembly.tokens
+        # The history takes what the memory context, counted exactly, left of available; the
+        # evicted messages the input clearly refers to come back into the context.
         found = await conversation.history(
-            session, tokens, agent.id, request.session_id, window, room
+            session,
+            tokens,
+            agent.id,
+            request.session_id,
+            window,
+            conversation.ForInput(assembly.text, assembly.tokens, gathered.words.terms),
+            recall_max=settings.recall_max,
+            clock=clock,
         )
-        clock.lap("history")
     built = Built(
         uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, choice, plan, encoding,
         len(candidates), assembly, gathered.embedding, found,

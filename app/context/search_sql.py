@@ -102,15 +102,15 @@ FREQUENCIES = (
 
 # A long record whose summary holds none of the input's words that its full text holds: the
 # passages around those words (at most two, about 30 words each), shown instead of the summary.
-_ANY_WORD = (
+ANY_WORD = (
     "to_tsquery('simple', array_to_string(ARRAY(SELECT quote_literal(w) "
     "FROM unnest(CAST(:words AS text[])) w), ' | '))"
 )
 EXCERPTS = 8  # only the best word matches are looked at: each excerpt costs a build ~0.2 ms
 EXCERPT = (
     f"CASE WHEN txt.rank <= {EXCERPTS} AND length(m.full_text) > 2 * length(m.summary) AND NOT "
-    f"(to_tsvector('english', m.summary) @@ {_ANY_WORD}) THEN ts_headline('english', m.full_text, "
-    f'{_ANY_WORD}, \'MaxFragments=2, MinWords=8, MaxWords=30, StartSel="", StopSel="", '
+    f"(to_tsvector('english', m.summary) @@ {ANY_WORD}) THEN ts_headline('english', m.full_text, "
+    f'{ANY_WORD}, \'MaxFragments=2, MinWords=8, MaxWords=30, StartSel="", StopSel="", '
     'FragmentDelimiter=" … "\') END'
 )
 

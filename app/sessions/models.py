@@ -6,14 +6,17 @@ from datetime import datetime
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
+    Computed,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
     UniqueConstraint,
     func,
 )
+from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
@@ -50,6 +53,14 @@ class SessionMessage(Base):
         CheckConstraint(f"role IN {ROLES!r}", name="role"),
         # As in the OpenAI chat format: a tool's answer names its call, and only it does.
         CheckConstraint("(role = 'tool') = (tool_call_id IS NOT NULL)", name="tool_call_id"),
+        # GIN over (session, words) through btree_gin: recall reads only the session's rows.
+        Index(
+            "ix_session_message_session_words",
+            "session_id",
+            "words",
+            postgresql_using="gin",
+            postgresql_with={"fastupdate": "off"},
+        ),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
@@ -63,3 +74,7 @@ class SessionMessage(Base):
     tool_call_id: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     tokens: Mapped[int] = mapped_column(Integer)
+    # Its words as PostgreSQL stems them, as a memory's `search_document`: recall searches them.
+    words: Mapped[str] = mapped_column(
+        TSVECTOR, Computed("to_tsvector('english'::regconfig, content)", persisted=True)
+    )

@@ -3,12 +3,40 @@
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
-from sqlalchemy import or_, select
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy import bindparam, or_, select, text
+from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import String
 
+from app.context.search_sql import ANY_WORD
 from app.sessions.models import ConversationSession, SessionMessage
+
+# The session's messages from seq :from_seq to before :before that hold at least :least of the
+# input's words (stemmed, :words), best first by ts_rank over all of them, at most :limit: one
+# statement, through the (session, words) GIN index.
+_RECALL = text(
+    "SELECT m.seq, m.role, m.content, m.name, m.tool_call_id, m.created_at, "
+    f"ts_rank(m.words, q.query) AS score FROM session_message m, (SELECT {ANY_WORD} AS query) q "
+    "WHERE m.session_id = :session AND m.words @@ q.query "
+    "AND m.seq >= :from_seq AND m.seq < :before "
+    "AND (SELECT count(*) FROM unnest(CAST(:words AS text[])) w "
+    "WHERE m.words @@ quote_literal(w)::tsquery) >= :least "
+    "ORDER BY score DESC, m.seq LIMIT :limit"
+).bindparams(bindparam("words", type_=ARRAY(String())))
+
+
+class FoundMessage(NamedTuple):
+    """A message recall found, and its ts_rank."""
+
+    seq: int
+    role: str
+    content: str
+    name: str | None
+    tool_call_id: str | None
+    created_at: datetime
+    score: float
 
 
 class SessionRepository:
@@ -88,6 +116,27 @@ class SessionRepository:
             )
         )
         return {row[0]: row[1] for row in rows}
+
+    async def recall(
+        self,
+        session_id: uuid.UUID,
+        words: Sequence[str],
+        *,
+        seqs: range,
+        least: int,
+        limit: int,
+    ) -> list[FoundMessage]:
+        """The session's messages in `seqs` holding at least `least` of `words` (as PostgreSQL
+        stems them), best first."""
+        bound = {
+            "session": session_id,
+            "words": list(words),
+            "from_seq": seqs.start,
+            "before": seqs.stop,
+            "least": least,
+            "limit": limit,
+        }
+        return [FoundMessage(*row) for row in await self.session.execute(_RECALL, bound)]
 
     async def flush(self) -> None:
         await self.session.flush()

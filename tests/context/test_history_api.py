@@ -61,7 +61,15 @@ async def test_a_long_session_is_pruned_inside_the_window(
     said = conversation(60)
     appended = await client.post(MESSAGES, json={"messages": said}, headers=tenancy.headers)
     assert appended.status_code == 201, appended.text
-    response = await post_build(client, tenancy, model="gpt-4o", session_id="chat-1", window=WINDOW)
+    # "Redis" alone is no clear reference to the evicted turns: nothing is recalled.
+    response = await post_build(
+        client,
+        tenancy,
+        input="Is Redis worth it?",
+        model="gpt-4o",
+        session_id="chat-1",
+        window=WINDOW,
+    )
     assert response.status_code == 200, response.text
     result = response.json()
     messages, history, totals = result["messages"], result["history"], result["totals"]
@@ -88,6 +96,7 @@ async def test_a_long_session_is_pruned_inside_the_window(
         "first_kept_seq": 60 - kept + 2,
         "summaries": [],
         "recalled": [],
+        "recalled_tokens": 0,
         "tokens": history["tokens"],
         "window": None,
         "reason": None,

@@ -1,0 +1,131 @@
+"""The recall step of a build with a session: evicted messages the input clearly refers to come
+back into the context under their own header. Pure.
+
+They are found by their words (`SessionRepository.recall`, best first by ts_rank): among the
+evicted messages that are not sinks, those holding at least `CLEAR_REFERENCE_WORDS` distinct
+words of the input (as PostgreSQL stems them, stop words dropped), or its only word when it has
+one. A single shared word is too weak: most turns of a conversation share a word or two.
+
+A recalled message is quoted whole or not at all, best first, each only if the whole context
+with it and the history's sinks and fresh tail still fit available; the history is then chosen
+again with what is left, so a recalled message takes the place of the oldest evictable messages
+kept (it is worth more to this input than they are). The promise stays whole: the context's
+tokens, recounted with the target model's tokenizer, plus `history.tokens` ≤ available.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from app.context.history import (
+    HistoryChoice,
+    HistoryMessage,
+    chat_tokens,
+    message_tokens,
+    select_history,
+)
+from app.context.render import SEPARATOR
+from app.context.types import Tokens
+
+RECALL_HEADER = "## Earlier in this conversation"
+# An evicted message clearly refers to what the input asks when it holds this many distinct
+# words of the input's (all of them when the input has fewer).
+CLEAR_REFERENCE_WORDS = 2
+
+
+def words_needed(input_words: int) -> int:
+    """How many of the input's words a message must hold to be recalled."""
+    return min(CLEAR_REFERENCE_WORDS, input_words)
+
+
+@dataclass(frozen=True, slots=True)
+class RecallHit:
+    """An evicted message the search found, when it was said, and its ts_rank."""
+
+    message: HistoryMessage
+    created_at: datetime
+    score: float
+
+
+@dataclass(frozen=True)
+class Recall:
+    """The context's whole text with the recalled section, its tokens, the recalled messages
+    in conversation order and the tokens of each one's line; `added`: the tokens the section
+    added to the memory context's."""
+
+    text: str
+    tokens: int
+    hits: tuple[RecallHit, ...] = ()
+    line_tokens: tuple[int, ...] = ()
+    added: int = 0
+
+
+def recall_line(hit: RecallHit) -> str:
+    message = hit.message
+    return f"- [seq {message.seq}, {message.role}, {hit.created_at:%Y-%m-%d}] {message.content}"
+
+
+def with_recalled(context: str, hits: Sequence[RecallHit]) -> str:
+    """The context followed by the recalled section, its messages in conversation order."""
+    if not hits:
+        return context
+    lines = [recall_line(hit) for hit in sorted(hits, key=lambda hit: hit.message.seq)]
+    section = "\n".join([RECALL_HEADER, *lines])
+    return SEPARATOR.join(part for part in (context, section) if part)
+
+
+def protected_tokens(tokens: Tokens, choice: HistoryChoice) -> int:
+    """The chat tokens of the sinks and fresh tail a selection kept: what recall leaves alone."""
+    kept = choice.kept
+    protected = [*kept[: choice.sinks], *kept[len(kept) - choice.fresh_tail :]]
+    return chat_tokens([message_tokens(tokens, message) for message in protected])
+
+
+def fit_recalled(
+    tokens: Tokens, context: str, context_tokens: int, hits: Sequence[RecallHit], room: int
+) -> Recall:
+    """The hits (best first) that fit, each whole, with the context in `room` tokens, the whole
+    text recounted at each step: tokens do not add up across a join."""
+    chosen: list[RecallHit] = []
+    text, count = context, context_tokens
+    for hit in hits:
+        trial = with_recalled(context, [*chosen, hit])
+        trial_tokens = tokens.count(trial)
+        if trial_tokens <= room:
+            chosen.append(hit)
+            text, count = trial, trial_tokens
+    chosen.sort(key=lambda hit: hit.message.seq)
+    return Recall(
+        text,
+        count,
+        tuple(chosen),
+        tuple(tokens.count(recall_line(hit)) + 1 for hit in chosen),  # its newline too
+        count - context_tokens,
+    )
+
+
+def recall_into(
+    tokens: Tokens,
+    context: str,
+    context_tokens: int,
+    hits: Sequence[RecallHit],
+    choice: HistoryChoice,
+    available: int,
+) -> tuple[Recall, HistoryChoice]:
+    """The hits that fit whole with the context and the choice's sinks and fresh tail in
+    `available`, and the history chosen again in what they leave: they take the place of the
+    oldest evictable messages kept."""
+    room = available - protected_tokens(tokens, choice)
+    recall = fit_recalled(tokens, context, context_tokens, hits, room)
+    if not recall.hits:
+        return recall, choice
+    # The sinks and tail still fit (`room` kept them), so the second choice evicts none of
+    # them: why any went, if they did, is the first choice's.
+    again = select_history(
+        tokens,
+        choice.kept,
+        available - recall.tokens,
+        sinks=choice.sinks,
+        fresh_tail=choice.fresh_tail,
+    )
+    return recall, replace(again, reason=choice.reason)
