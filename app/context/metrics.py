@@ -9,6 +9,7 @@ from app.core.metrics import (
     CONTEXT_COLD_START,
     CONTEXT_ITEMS,
     CONTEXT_LEFT_OUT,
+    CONTEXT_OVERHEAD,
     CONTEXT_RECALL_PRECISION,
     CONTEXT_REFRESH_CHECKS,
     CONTEXT_REFRESH_RATE,
@@ -19,7 +20,8 @@ from app.core.metrics import (
 
 
 def observe_build(response: ContextBuildResponse, assembly: Assembly, *, first: bool) -> None:
-    """Latency per stage, relevance, utilization, items by kind and detail, what was left out."""
+    """Latency per stage, relevance, utilization, the context's share of a request with history,
+    items by kind and detail, what was left out."""
     for stage, milliseconds in response.timings_ms.items():
         CONTEXT_BUILD_SECONDS.labels(stage).observe(milliseconds / 1000)
     if first:
@@ -27,6 +29,10 @@ def observe_build(response: ContextBuildResponse, assembly: Assembly, *, first: 
     if response.relevance is not None:
         CONTEXT_RELEVANCE.observe(response.relevance)
     CONTEXT_UTILIZATION.observe(response.totals.utilization)
+    if response.history is not None:
+        context = response.totals.used + response.history.recalled_tokens
+        if whole := context + response.history.tokens:
+            CONTEXT_OVERHEAD.observe(context / whole)
     items = Counter((item.kind, item.detail) for layer in response.layers for item in layer.items)
     for (kind, detail), count in items.items():
         CONTEXT_ITEMS.labels(kind, detail).inc(count)

@@ -83,6 +83,12 @@ CONTEXT_UTILIZATION = Histogram(
     "Share of the token budget a built context uses.",
     buckets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0),
 )
+CONTEXT_OVERHEAD = Histogram(
+    "ce_context_overhead",
+    "Share of a build with a session that is the context (memories) rather than the history: "
+    "context tokens / (context + history tokens); design target < 0.15.",
+    buckets=(0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0),
+)
 CONTEXT_ITEMS = Counter(
     "ce_context_items_total",
     "Memories included in contexts, by kind and detail level.",

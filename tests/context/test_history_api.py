@@ -53,6 +53,35 @@ def chat_tokens(providers: Providers, messages: list[dict[str, Any]]) -> int:
     return total
 
 
+def _overhead(metrics: str) -> tuple[float, float]:
+    """The overhead histogram's sum and count from /metrics."""
+    values = dict(
+        line.split(" ")
+        for line in metrics.splitlines()
+        if line.startswith(("ce_context_overhead_sum ", "ce_context_overhead_count "))
+    )
+    return float(values["ce_context_overhead_sum"]), float(values["ce_context_overhead_count"])
+
+
+async def test_the_contexts_share_of_the_request_is_a_series(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    await write(client, tenancy, fact("Redis adds a separate service to run and back up."))
+    await client.post(MESSAGES, json={"messages": conversation(20)}, headers=tenancy.headers)
+    before = _overhead((await client.get("/metrics")).text)
+    response = await post_build(client, tenancy, model="gpt-4o", session_id="chat-1", window=WINDOW)
+    result = response.json()
+    context = result["totals"]["used"] + result["history"]["recalled_tokens"]
+    share = context / (context + result["history"]["tokens"])
+    total, count = _overhead((await client.get("/metrics")).text)
+    assert count == before[1] + 1
+    assert abs(total - before[0] - share) < 1e-9
+    plain = await post_build(client, tenancy, input="no session")  # no history: not counted
+    assert plain.status_code == 200, plain.text
+    assert _overhead((await client.get("/metrics")).text)[1] == count
+
+
 async def test_a_long_session_is_pruned_inside_the_window(
     client: httpx.AsyncClient, tenancy: Tenancy, providers: Providers
 ) -> None:
