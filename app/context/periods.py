@@ -148,8 +148,7 @@ def _period(match: re.Match[str]) -> Period | None:
         month = _MONTHS[parts["month"].lower()]
     try:
         if parts.get("day"):
-            day = datetime(year, month, int(parts["day"]), tzinfo=UTC)
-            return Period(day - _DAY_MARGIN, day + timedelta(days=1) + _DAY_MARGIN)
+            return _day_of(datetime(year, month, int(parts["day"]), tzinfo=UTC))
         start = datetime(year, month, 1, tzinfo=UTC)
     except ValueError:  # 31 February and the like name no day
         return None

@@ -12,6 +12,7 @@ from app.core.jobs import JobRepository
 from app.memories import records
 from app.memories.models import Memory
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
+from app.memories.service import MemoryContext, enqueue_jobs
 from app.providers.container import Providers
 
 
@@ -120,7 +121,7 @@ async def _rerender_batch(
         memory.micro, memory.full_text = rendered.micro, rendered.full
         if not keep_llm:
             memory.summary, memory.summary_source = rendered.summary, rendered.summary_source
-        if keep_llm:  # the LLM summary's own counts, by encoding
+        else:  # the LLM summary's own counts, by encoding
             counts = {
                 encoding: {**levels, "summary": memory.token_counts[encoding]["summary"]}
                 for encoding, levels in counts.items()
@@ -128,11 +129,11 @@ async def _rerender_batch(
         memory.token_counts = counts
         if full_changed:
             embed.append(memory.id)
-            if providers.llm is not None and records.wants_llm_summary(
+            if records.wants_llm_summary(
                 rendered, counts, providers.tokens.default_encoding, settings
             ):
                 summarize.append(memory.id)
-    jobs = JobRepository(session)
-    await jobs.enqueue(embed, "embed", max_attempts=settings.worker.max_attempts)
-    await jobs.enqueue(summarize, "summarize", max_attempts=settings.worker.max_attempts)
+    if providers.llm is None:
+        summarize = []  # as a write: no LLM, no summary jobs
+    await enqueue_jobs(session, MemoryContext(providers, settings), embed, summarize)
     return len(changed), len(embed), len(summarize)

@@ -55,7 +55,7 @@ async def _reads(
     return [to_read(m, agent_name, jobs[m.id], ctx.default_encoding) for m in memories]
 
 
-async def _enqueue_jobs(
+async def enqueue_jobs(
     session: AsyncSession, ctx: MemoryContext, embed: list[uuid.UUID], summarize: list[uuid.UUID]
 ) -> None:
     jobs = JobRepository(session)
@@ -154,7 +154,7 @@ async def _store_new(
         for item, own, (result, counts) in zip(items, fields, rendered, strict=True)
     ]
     await MemoryRepository(session).add_all(memories)
-    await _enqueue_jobs(
+    await enqueue_jobs(
         session,
         ctx,
         embed=[m.id for m in memories],
@@ -269,7 +269,7 @@ async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -
     full_changed = result.full != memory.full_text
     memory.micro, memory.summary, memory.full_text = result.micro, result.summary, result.full
     memory.summary_source, memory.token_counts = result.summary_source, counts
-    await _enqueue_jobs(
+    await enqueue_jobs(
         session,
         ctx,
         embed=[memory.id] if full_changed else [],
