@@ -8,6 +8,7 @@ from typing import Literal
 
 from sqlalchemy import (
     BigInteger,
+    CheckConstraint,
     DateTime,
     ForeignKey,
     Identity,
@@ -21,13 +22,16 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.core.db import Base
 
-Task = Literal["embed", "summarize"]
+# A memory's: its vector, its LLM summary. A session's: its span summaries, its messages' vectors.
+Task = Literal["embed", "summarize", "summarize_spans", "embed_messages"]
+TASKS: tuple[Task, ...] = ("embed", "summarize", "summarize_spans", "embed_messages")
 NOTIFY_CHANNEL = "ce_jobs"
 
 
@@ -38,10 +42,19 @@ def _now() -> ColumnElement[datetime]:
 
 
 class Job(Base):
-    """One unit of background work on one memory."""
+    """One unit of background work on one memory, or on one session (all of the session's
+    pending work of its task: at most one such job waits per session and task)."""
 
     __tablename__ = "job"
     __table_args__ = (
+        CheckConstraint("num_nonnulls(memory_id, session_id) = 1", name="one_subject"),
+        Index(
+            "ix_job_session_waiting",
+            "session_id",
+            "task",
+            unique=True,
+            postgresql_where=text("state = 'queued'"),
+        ),
         Index(
             "ix_job_claimable",
             "task",
@@ -51,8 +64,11 @@ class Job(Base):
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
-    memory_id: Mapped[uuid.UUID] = mapped_column(
+    memory_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("memory.id", ondelete="CASCADE"), index=True
+    )
+    session_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("conversation_session.id", ondelete="CASCADE"), index=True
     )
     task: Mapped[str] = mapped_column(String(16))
     state: Mapped[str] = mapped_column(String(16), default="queued")
@@ -78,7 +94,7 @@ class ClaimedJob:
     job_id: int
     claim: str
     task: Task
-    memory_id: uuid.UUID
+    subject_id: uuid.UUID  # the memory's id; for a session's task, the session's
     attempts: int
     failures: int
     max_attempts: int
@@ -148,13 +164,39 @@ class JobRepository:
                 updated_at=now,
             )
             .returning(
-                Job.id, Job.task, Job.memory_id, Job.attempts, Job.failures, Job.max_attempts
+                Job.id,
+                Job.task,
+                func.coalesce(Job.memory_id, Job.session_id).label("subject_id"),
+                Job.attempts,
+                Job.failures,
+                Job.max_attempts,
             )
         )
         return [  # RETURNING comes in no particular order
-            ClaimedJob(r.id, claim, r.task, r.memory_id, r.attempts, r.failures, r.max_attempts)
+            ClaimedJob(r.id, claim, r.task, r.subject_id, r.attempts, r.failures, r.max_attempts)
             for r in sorted(rows, key=lambda row: int(row.id))
         ]
+
+    async def enqueue_for_session(
+        self, session_id: uuid.UUID, task: Task, *, max_attempts: int
+    ) -> None:
+        """Queue the session's job of a task in the caller's transaction, unless one waits
+        already (it will see this work too), and wake the workers on commit."""
+        statement = (
+            pg_insert(Job)
+            .values(
+                session_id=session_id,
+                task=task,
+                state="queued",
+                attempts=0,
+                max_attempts=max_attempts,
+            )
+            .on_conflict_do_nothing(
+                index_elements=["session_id", "task"], index_where=text("state = 'queued'")
+            )
+        )
+        await self.session.execute(statement)
+        await self.session.execute(select(func.pg_notify(NOTIFY_CHANNEL, task)))
 
     async def renew(self, claim: str, job_ids: Sequence[int]) -> None:
         """Extend the lease on jobs a claim is still running."""
@@ -256,7 +298,8 @@ class JobRepository:
         )
         jobs: dict[uuid.UUID, list[Job]] = {m: [] for m in memory_ids}
         for job in rows:
-            jobs[job.memory_id].append(job)
+            if job.memory_id is not None:  # always: selected by it
+                jobs[job.memory_id].append(job)
         return jobs
 
     async def depth(self) -> dict[tuple[str, str], int]:

@@ -53,10 +53,10 @@ class EmbedMemories:
         """
         async with sessionmaker() as session:
             found = await MemoryRepository(session).texts_for_embedding(
-                [job.memory_id for job in jobs]
+                [job.subject_id for job in jobs]
             )
         # In the jobs' order (oldest first), not the database's; deleted memories are skipped.
-        texts = {job.memory_id: found[job.memory_id] for job in jobs if job.memory_id in found}
+        texts = {job.subject_id: found[job.subject_id] for job in jobs if job.subject_id in found}
         memory_ids = list(texts)
         rejected: dict[uuid.UUID, str] = {}
         try:
@@ -68,15 +68,15 @@ class EmbedMemories:
         async with sessionmaker.begin() as session:
             await self._check_model(session)
             held = await JobRepository(session).complete(
-                [job for job in jobs if job.memory_id not in rejected]
+                [job for job in jobs if job.subject_id not in rejected]
             )
             # Only the jobs this claim still held: another worker may have taken the others over.
-            stored = {job.memory_id for job in jobs if job.job_id in held}
+            stored = {job.subject_id for job in jobs if job.job_id in held}
             await MemoryRepository(session).set_embeddings(
                 [(m, texts[m], vector) for m, vector in vectors.items() if m in stored],
                 self.embedder.model_name,
             )
-        return {job.job_id: rejected[job.memory_id] for job in jobs if job.memory_id in rejected}
+        return {job.job_id: rejected[job.subject_id] for job in jobs if job.subject_id in rejected}
 
     async def _check_model(self, session: AsyncSession) -> None:
         """Vectors of this process's model are stored only while it is the recorded one: a
@@ -136,7 +136,7 @@ class SummarizeMemory:
         self, sessionmaker: async_sessionmaker[AsyncSession], job: ClaimedJob
     ) -> None:
         async with sessionmaker() as session:
-            memory = await MemoryRepository(session).get_by_id(job.memory_id)
+            memory = await MemoryRepository(session).get_by_id(job.subject_id)
             full_text = memory.full_text if memory else None
             wanted = memory is not None and memory.summary_source == "extractive"
             head = episode_head(memory.fields) if memory and memory.kind == "episode" else ""
@@ -151,7 +151,7 @@ class SummarizeMemory:
         async with sessionmaker.begin() as session:
             if not await JobRepository(session).complete([job]):
                 return  # taken over by another claim: its result is the one kept
-            current = await MemoryRepository(session).get_by_id(job.memory_id)
+            current = await MemoryRepository(session).get_by_id(job.subject_id)
             if current is not None and current.full_text == full_text:
                 current.summary, current.summary_source = summary, "llm"
                 by_encoding: dict[str, int] = {str(k): v for k, v in counts.items()}

@@ -5,7 +5,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import Database, database_unavailable
 from app.core.errors import ServiceUnavailable
-from app.core.jobs import JobRepository
+from app.core.jobs import TASKS, JobRepository
 from app.core.metrics import DATABASE_UP, JOB_QUEUE_DEPTH, MEMORIES_STORED
 from app.core.migrations import is_at_head
 from app.memories.repository import MemoryRepository
@@ -39,7 +39,7 @@ async def refresh_gauges(database: Database) -> None:
 
 async def _read_gauges(session: AsyncSession) -> None:
     depth = await JobRepository(session).depth()
-    for task in ("embed", "summarize"):
+    for task in TASKS:
         for state in ("queued", "running", "failed"):
             JOB_QUEUE_DEPTH.labels(task, state).set(depth.get((task, state), 0))
     counts = await MemoryRepository(session).count_by_kind_and_state()

@@ -159,7 +159,7 @@ async def test_a_worker_skips_jobs_another_transaction_holds_instead_of_waiting(
                 ),
                 {"ids": ids},
             )
-            assert set(done) == set(ids) - {str(job.memory_id) for job in holder}
+            assert set(done) == set(ids) - {str(job.subject_id) for job in holder}
     finally:
         await held.rollback()  # the holder "crashes" before committing: its claims are undone
         await held.close()
