@@ -89,11 +89,15 @@ class RecalledMessage(BaseModel):
         description="Its rank among the messages found: 1/(60 + rank) by its words' ts_rank "
         "plus 1/(60 + rank) by its similarity, for each way it was found."
     )
-    by: Literal["words", "meaning", "both"] = Field(description="How it was found.")
+    # Defaults: builds stored before recall by meaning found by words alone.
+    by: Literal["words", "meaning", "both"] = Field(
+        default="words", description="How it was found."
+    )
     similarity: float | None = Field(
+        default=None,
         description="Cosine similarity of its vector to the input's; null while it has no "
         "vector (embedded in the background) or the build has none (the embedder did not "
-        "answer in time)."
+        "answer in time).",
     )
 
 

@@ -52,6 +52,10 @@ async def test_a_message_meaning_the_input_comes_back_once_embedded(
     assert "password" not in result["context"]
     assert history["first_kept_seq"] > 9  # all three were evicted
     assert_promise(providers, result)
+    # An input of stop words alone is searched by its meaning only.
+    result = await build(client, tenancy, "What was it about?", WINDOW)
+    assert "recall" in result["timings_ms"]
+    assert_promise(providers, result)
 
 
 async def test_found_by_words_and_meaning_is_both_and_words_work_without_a_vector(
