@@ -15,12 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.clock import Clock
 from app.context.history import HistoryChoice, HistoryMessage, reach, select_history
-from app.context.recall import Recall, RecallHit, recall_into, words_needed
-from app.context.types import Tokens
+from app.context.recall import Found, Recall, RecallHit, recall_into, words_needed
+from app.context.types import Tokens, Vector
 from app.context.window import available
-from app.core.config import WindowSettings
+from app.core.config import ContextSettings, WindowSettings
 from app.sessions.models import ConversationSession
-from app.sessions.repository import SessionRepository
+from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
 
 _NONE = HistoryChoice(kept=(), sinks=0, fresh_tail=0, tokens=0)
 
@@ -40,12 +40,13 @@ class History:
 
 @dataclass(frozen=True)
 class ForInput:
-    """What the history is chosen around: the memory context (its text and tokens), and the
-    input's words as PostgreSQL stems them."""
+    """What the history is chosen around: the memory context (its text and tokens), the
+    input's words as PostgreSQL stems them and its vector (None: the embedder did not answer)."""
 
     context: str
     tokens: int
     words: Collection[str]
+    vector: Vector | None = None
 
 
 async def history(
@@ -56,12 +57,12 @@ async def history(
     window: WindowSettings,
     built: ForInput,
     *,
-    recall_max: int,
+    settings: ContextSettings,
     clock: Clock,
 ) -> History:
     """The messages of the agent's session that fit what the context left of available, and
-    at most `recall_max` evicted ones the input clearly refers to; none for a session that has
-    no message yet (its first message creates it: building before is no error)."""
+    at most `settings.recall_max` evicted ones the input clearly refers to; none for a session
+    that has no message yet (its first message creates it: building before is no error)."""
     repository = SessionRepository(session)
     conversation = await repository.get(agent_id, session_id)
     budget = available(window) - built.tokens
@@ -71,8 +72,9 @@ async def history(
     choice = await _select(repository, conversation, tokens, window, budget)
     clock.lap("history")
     found = History(session_id, conversation.message_count, window, budget, choice, unchanged)
-    if recall_max and built.words and found.in_session > len(choice.kept):
-        found = await _recall(repository, conversation.id, tokens, found, built, recall_max)
+    searchable = built.words or built.vector is not None
+    if settings.recall_max and searchable and found.in_session > len(choice.kept):
+        found = await _recall(repository, conversation.id, tokens, found, built, settings)
         clock.lap("recall")
     return found
 
@@ -108,35 +110,40 @@ async def _recall(
     tokens: Tokens,
     found: History,
     built: ForInput,
-    recall_max: int,
+    settings: ContextSettings,
 ) -> History:
     """The evicted messages (not sinks, older than the first kept after them) that the input
-    clearly refers to, those that fit whole with the context, and the history chosen again
-    around them (`recall.recall_into`)."""
+    clearly refers to, by words or meaning, those that fit whole with the context, and the
+    history chosen again around them (`recall.recall_into`)."""
     choice, window = found.choice, found.window
     after_sinks = choice.kept[choice.sinks :]
     before = after_sinks[0].seq if after_sinks else found.in_session
-    rows = await repository.recall(
-        conversation_id,
+    query = RecallQuery(
         sorted(built.words),
-        seqs=range(window.sinks, before),
-        least=words_needed(len(built.words)),
-        limit=recall_max,
+        words_needed(len(built.words)),
+        built.vector,
+        settings.recall_min_similarity,
+    )
+    rows = await repository.recall(
+        conversation_id, query, seqs=range(window.sinks, before), limit=settings.recall_max
     )
     if not rows:
         return found
-    hits = [
-        RecallHit(
-            HistoryMessage(r.seq, r.role, r.content, r.name, r.tool_call_id), r.created_at, r.score
-        )
-        for r in rows
-    ]
+    hits = [_hit(row) for row in rows]
     # Counting the whole context again and choosing the history again is CPU work: a thread.
     recall, again = await asyncio.to_thread(
         recall_into, tokens, built.context, built.tokens, hits, choice, available(window)
     )
     budget = available(window) - recall.tokens
     return History(found.session_id, found.in_session, window, budget, again, recall)
+
+
+def _hit(row: FoundMessage) -> RecallHit:
+    by: Found = (
+        "both" if row.by_words and row.by_meaning else "words" if row.by_words else "meaning"
+    )
+    message = HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id)
+    return RecallHit(message, row.created_at, row.score, by, row.similarity)
 
 
 def history_read(found: History, memory_budget: int) -> dict[str, object]:
@@ -160,6 +167,8 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
                 "role": hit.message.role,
                 "tokens": line,
                 "score": round(hit.score, 4),
+                "by": hit.by,
+                "similarity": None if hit.similarity is None else round(hit.similarity, 4),
             }
             for hit, line in zip(found.recall.hits, found.recall.line_tokens, strict=True)
         ],

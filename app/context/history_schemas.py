@@ -1,6 +1,6 @@
 """Bodies of a build with a session: the window asked for, and the history returned."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -79,12 +79,26 @@ class SummaryUsed(BaseModel):
 
 class RecalledMessage(BaseModel):
     """An evicted message brought back into `context`, under "Earlier in this conversation",
-    because it holds at least two of the input's words (its only one, when it has one)."""
+    because it holds at least two of the input's words (its only one, when it has one), or
+    its meaning is close to the input's (CE_CONTEXT__RECALL_MIN_SIMILARITY)."""
 
     seq: int
     role: Role
     tokens: int = Field(description="Of its line in `context`, newline included.")
-    score: float = Field(description="ts_rank of its words against the input's.")
+    score: float = Field(
+        description="Its rank among the messages found: 1/(60 + rank) by its words' ts_rank "
+        "plus 1/(60 + rank) by its similarity, for each way it was found."
+    )
+    # Defaults: builds stored before recall by meaning found by words alone.
+    by: Literal["words", "meaning", "both"] = Field(
+        default="words", description="How it was found."
+    )
+    similarity: float | None = Field(
+        default=None,
+        description="Cosine similarity of its vector to the input's; null while it has no "
+        "vector (embedded in the background) or the build has none (the embedder did not "
+        "answer in time).",
+    )
 
 
 class HistoryRead(BaseModel):

@@ -242,8 +242,8 @@ async def build(
             agent.id,
             request.session_id,
             window,
-            conversation.ForInput(assembly.text, assembly.tokens, gathered.words.terms),
-            recall_max=settings.recall_max,
+            conversation.ForInput(assembly.text, assembly.tokens, gathered.words.terms, vector),
+            settings=settings,
             clock=clock,
         )
     built = Built(

@@ -1,10 +1,24 @@
 """The recall step of a build with a session: evicted messages the input clearly refers to come
 back into the context under their own header. Pure.
 
-They are found by their words (`SessionRepository.recall`, best first by ts_rank): among the
-evicted messages that are not sinks, those holding at least `CLEAR_REFERENCE_WORDS` distinct
-words of the input (as PostgreSQL stems them, stop words dropped), or its only word when it has
-one. A single shared word is too weak: most turns of a conversation share a word or two.
+They are found (`SessionRepository.recall`, one statement), among the evicted messages that are
+not sinks, by their words: those holding at least `CLEAR_REFERENCE_WORDS` distinct words of the
+input (as PostgreSQL stems them, stop words dropped), or its only word when it has one (a single
+shared word is too weak: most turns of a conversation share a word or two); and by their
+meaning: those whose vector (computed in the background, `app.sessions.tasks`) is at least
+`CE_CONTEXT__RECALL_MIN_SIMILARITY` similar to the input's. Ranked by reciprocal rank fusion of
+the two orders (ts_rank, similarity): 1/(60 + rank) for each order a message is in, summed; a
+message found both ways comes first. A build without the input's vector (the embedder down or
+late) finds by words alone, and so does a message not embedded yet.
+
+The similarity bar is stricter than a memory's (0.2 and half the best, `gate.py`): a recalled
+message costs history room. Its default, 0.55, is measured with the local MiniLM on the LoCoMo
+development conversations (996 questions, each against every turn's text): the best evidence
+turn of a question reaches 0.55 for 7% of them, the most similar turn of the four conversations
+that never spoke of it for 2% (at 0.5: 13% against 8%; at 0.45: 21% against 21%, chance). A
+paraphrase that shares no word with the message scores 0.55-0.6 there, an unrelated one under
+0.15. At 0.55 a message recalled by meaning is rarely one about something never said; the
+words find the rest.
 
 A recalled message is quoted whole or not at all, best first, each only if the whole context
 with it and the history's sinks and fresh tail still fit available; the history is then chosen
@@ -16,6 +30,7 @@ tokens, recounted with the target model's tokenizer, plus `history.tokens` ≤ a
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Literal
 
 from app.context.history import (
     HistoryChoice,
@@ -26,6 +41,8 @@ from app.context.history import (
 )
 from app.context.render import SEPARATOR
 from app.context.types import Tokens
+
+Found = Literal["words", "meaning", "both"]
 
 RECALL_HEADER = "## Earlier in this conversation"
 # An evicted message clearly refers to what the input asks when it holds this many distinct
@@ -40,11 +57,14 @@ def words_needed(input_words: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class RecallHit:
-    """An evicted message the search found, when it was said, and its ts_rank."""
+    """An evicted message the search found, when it was said, its fused rank score, how it
+    was found and its similarity to the input (None when either has no vector)."""
 
     message: HistoryMessage
     created_at: datetime
     score: float
+    by: Found = "words"
+    similarity: float | None = None
 
 
 @dataclass(frozen=True)

@@ -235,6 +235,9 @@ class ContextSettings(BaseModel):
     # With a session: at most this many evicted messages the input clearly refers to come back
     # into the context (`app.context.recall`); 0: none.
     recall_max: int = Field(default=3, ge=0, le=20)
+    # ...and an evicted message comes back by its meaning when its vector is at least this
+    # similar to the input's (stricter than `min_similarity`: it costs the history room).
+    recall_min_similarity: float = Field(default=0.55, ge=0, le=1)
 
 
 class Settings(BaseSettings):

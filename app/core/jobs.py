@@ -16,6 +16,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    case,
     func,
     insert,
     select,
@@ -24,7 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, aliased, mapped_column
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.core.db import Base
@@ -233,9 +234,19 @@ class JobRepository:
     ) -> None:
         """Put a job back in the queue, due after `delay_seconds`, with the error it met;
         `own_fault` counts the error against the job (an outage does not)."""
+        # At most one job of a session and task waits: beside another, which does this one's
+        # work too, this one is done instead.
+        other = aliased(Job)
+        waits = (
+            select(other.id)
+            .where(
+                other.session_id == Job.session_id, other.task == Job.task, other.state == "queued"
+            )
+            .exists()
+        )
         await self._release(
             job,
-            state="queued",
+            state=case((waits, "done"), else_="queued"),
             last_error=error[:2000],
             run_after=_now() + timedelta(seconds=delay_seconds),
             failures=Job.failures + 1 if own_fault else Job.failures,

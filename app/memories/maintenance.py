@@ -14,6 +14,7 @@ from app.memories.models import Memory
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
 from app.memories.service import MemoryContext, enqueue_jobs
 from app.providers.container import Providers
+from app.sessions.repository import MessageVectorRepository
 
 
 class EmbeddingModelChanged(RuntimeError):
@@ -30,13 +31,18 @@ class EmbeddingModelChanged(RuntimeError):
 
 
 async def reembed_all(session: AsyncSession, model: str, dimensions: int, max_attempts: int) -> int:
-    """Switch the embedding column to `dimensions`, record `model` as the one the vectors
-    come from, and queue every memory for re-embedding; returns how many were queued."""
+    """Switch the embedding columns (memories' and session messages') to `dimensions`, record
+    `model` as the one the vectors come from, and queue every memory and every session for
+    re-embedding; returns how many memories were queued."""
     memories = MemoryRepository(session)
     await memories.reset_embeddings(dimensions)
+    session_ids = await MessageVectorRepository(session).reset(dimensions)
     await EmbeddingSpaceRepository(session).record(model, dimensions)
     memory_ids = await memories.all_ids()
-    await JobRepository(session).enqueue(memory_ids, "embed", max_attempts=max_attempts)
+    jobs = JobRepository(session)
+    await jobs.enqueue(memory_ids, "embed", max_attempts=max_attempts)
+    for session_id in session_ids:
+        await jobs.enqueue_for_session(session_id, "embed_messages", max_attempts=max_attempts)
     return len(memory_ids)
 
 
@@ -52,7 +58,10 @@ async def check_embedding_model(
     space = await spaces.get(for_update=True)  # two starts at once re-embed only once
     if space is not None and space.model == model:
         return 0
-    if space is None or not await MemoryRepository(session).any_embedded():
+    if space is None or not (
+        await MemoryRepository(session).any_embedded()
+        or await MessageVectorRepository(session).any_embedded()
+    ):
         await spaces.record(model, dimensions)  # no vector of another model to mix with
         return 0
     if not reembed:

@@ -33,6 +33,35 @@ async def confirm_rejection(probe: Callable[[], Awaitable[object]], setting: str
         ) from exc
 
 
+async def check_model(session: AsyncSession, model_name: str) -> None:
+    """Vectors of this process's model are stored only while it is the recorded one: a
+    process left running on the old settings after a change of model writes none. Memories'
+    and session messages' vectors alike: they share one embedding space."""
+    recorded = await EmbeddingSpaceRepository(session).model()
+    if recorded is not None and recorded != model_name:
+        raise ProviderUnavailable(
+            f"the stored vectors now come from {recorded!r} and this process embeds with "
+            f"{model_name!r}: restart it with the new embedding settings"
+        )
+
+
+async def embed_one_by_one(
+    embedder: GuardedEmbedder, texts: Mapping[uuid.UUID, str]
+) -> tuple[dict[uuid.UUID, list[float]], dict[uuid.UUID, str]]:
+    """Embed texts one call each, after the provider rejected them together: their vectors,
+    and why it rejects those it refuses alone (all of them: its configuration is wrong)."""
+    vectors: dict[uuid.UUID, list[float]] = {}
+    rejected: dict[uuid.UUID, str] = {}
+    for key, text in texts.items():
+        try:
+            (vectors[key],) = await embedder.embed([text])
+        except ProviderRejected as exc:
+            rejected[key] = str(exc)
+    if rejected and not vectors:
+        await confirm_rejection(lambda: embedder.embed([_PLAIN_INPUT]), "CE_EMBEDDINGS")
+    return vectors, rejected
+
+
 class EmbedMemories:
     """Computes the embeddings of a batch of memories in one provider call."""
 
@@ -64,9 +93,9 @@ class EmbedMemories:
                 zip(memory_ids, await self.embedder.embed(list(texts.values())), strict=True)
             )
         except ProviderRejected:
-            vectors, rejected = await self._one_by_one(texts)
+            vectors, rejected = await embed_one_by_one(self.embedder, texts)
         async with sessionmaker.begin() as session:
-            await self._check_model(session)
+            await check_model(session, self.embedder.model_name)
             held = await JobRepository(session).complete(
                 [job for job in jobs if job.subject_id not in rejected]
             )
@@ -77,30 +106,6 @@ class EmbedMemories:
                 self.embedder.model_name,
             )
         return {job.job_id: rejected[job.subject_id] for job in jobs if job.subject_id in rejected}
-
-    async def _check_model(self, session: AsyncSession) -> None:
-        """Vectors of this process's model are stored only while it is the recorded one: a
-        process left running on the old settings after a change of model writes none."""
-        recorded = await EmbeddingSpaceRepository(session).model()
-        if recorded is not None and recorded != self.embedder.model_name:
-            raise ProviderUnavailable(
-                f"the stored vectors now come from {recorded!r} and this process embeds with "
-                f"{self.embedder.model_name!r}: restart it with the new embedding settings"
-            )
-
-    async def _one_by_one(
-        self, texts: Mapping[uuid.UUID, str]
-    ) -> tuple[dict[uuid.UUID, list[float]], dict[uuid.UUID, str]]:
-        vectors: dict[uuid.UUID, list[float]] = {}
-        rejected: dict[uuid.UUID, str] = {}
-        for memory_id, text in texts.items():
-            try:
-                (vectors[memory_id],) = await self.embedder.embed([text])
-            except ProviderRejected as exc:
-                rejected[memory_id] = str(exc)
-        if rejected and not vectors:
-            await confirm_rejection(lambda: self.embedder.embed([_PLAIN_INPUT]), "CE_EMBEDDINGS")
-        return vectors, rejected
 
 
 class SummarizeMemory:

@@ -20,6 +20,7 @@ from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
+from app.core.vector import Embedding, VectorType
 
 ROLES = ("user", "assistant", "system", "tool")
 
@@ -78,3 +79,11 @@ class SessionMessage(Base):
     words: Mapped[str] = mapped_column(
         TSVECTOR, Computed("to_tsvector('english'::regconfig, content)", persisted=True)
     )
+    # Its content's vector, in the memories' embedding space (the recorded model, the same
+    # dimension): computed in the background (`app.sessions.tasks`), NULL until then and after
+    # a change of model; recall compares it with the input's by an exact scan of the session's
+    # evicted rows (about 5 ms for 5,000 messages), so it needs no vector index.
+    embedding: Mapped[Embedding | None] = mapped_column(VectorType())
+    # Why the provider refused to embed it, alone: it is found by its words only, and the
+    # background job does not ask again.
+    embedding_refused: Mapped[str | None] = mapped_column(Text)

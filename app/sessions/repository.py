@@ -1,34 +1,54 @@
 """SQL of sessions and their messages."""
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, or_, select, text
+from sqlalchemy import Table, bindparam, or_, select, text, update
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
 from app.context.search_sql import ANY_WORD
+from app.core.vector import Embedding, VectorType
 from app.sessions.models import ConversationSession, SessionMessage
 
-# The session's messages from seq :from_seq to before :before that hold at least :least of the
-# input's words (stemmed, :words), best first by ts_rank over all of them, at most :limit: one
-# statement, through the (session, words) GIN index.
+# The session's messages from seq :from_seq to before :before found by their words (at least
+# :least of the input's, stemmed: through the (session, words) GIN index) or by their meaning
+# (a vector at least :min_similarity similar to the input's :vector: an exact scan of the
+# range's rows), ranked by reciprocal rank fusion of the two orders (ts_rank, similarity):
+# 1/(60 + rank) for each order a message is in, summed, so one found both ways comes first.
+# At most :limit, best first; one statement.
 _RECALL = text(
-    "SELECT m.seq, m.role, m.content, m.name, m.tool_call_id, m.created_at, "
-    f"ts_rank(m.words, q.query) AS score FROM session_message m, (SELECT {ANY_WORD} AS query) q "
-    "WHERE m.session_id = :session AND m.words @@ q.query "
+    f"WITH q AS (SELECT {ANY_WORD} AS query, CAST(:vector AS vector) AS vector), "
+    "by_words AS (SELECT m.id, ts_rank(m.words, q.query) AS words_rank "
+    "FROM session_message m, q WHERE m.session_id = :session AND m.words @@ q.query "
     "AND m.seq >= :from_seq AND m.seq < :before "
     "AND (SELECT count(*) FROM unnest(CAST(:words AS text[])) w "
-    "WHERE m.words @@ quote_literal(w)::tsquery) >= :least "
-    "ORDER BY score DESC, m.seq LIMIT :limit"
-).bindparams(bindparam("words", type_=ARRAY(String())))
+    "WHERE m.words @@ quote_literal(w)::tsquery) >= :least), "
+    "by_meaning AS (SELECT m.id, 1 - (m.embedding <=> q.vector) AS similarity "
+    "FROM session_message m, q WHERE m.session_id = :session AND q.vector IS NOT NULL "
+    "AND m.embedding IS NOT NULL AND m.seq >= :from_seq AND m.seq < :before "
+    "AND 1 - (m.embedding <=> q.vector) >= :min_similarity), "
+    "found AS (SELECT id, w.words_rank, s.similarity, "
+    "COALESCE(1.0 / (60 + CASE WHEN w.id IS NOT NULL THEN rank() OVER "
+    "(ORDER BY w.words_rank DESC NULLS LAST) END), 0) + "
+    "COALESCE(1.0 / (60 + CASE WHEN s.id IS NOT NULL THEN rank() OVER "
+    "(ORDER BY s.similarity DESC NULLS LAST) END), 0) AS score "
+    "FROM by_words w FULL JOIN by_meaning s USING (id)) "
+    "SELECT m.seq, m.role, m.content, m.name, m.tool_call_id, m.created_at, "
+    "f.words_rank IS NOT NULL AS by_words, f.similarity IS NOT NULL AS by_meaning, "
+    "CASE WHEN m.embedding IS NOT NULL THEN 1 - (m.embedding <=> q.vector) END AS similarity, "
+    "f.score FROM found f JOIN session_message m ON m.id = f.id, q "
+    "ORDER BY f.score DESC, m.seq LIMIT :limit"
+).bindparams(bindparam("words", type_=ARRAY(String())), bindparam("vector", type_=VectorType()))
 
 
 class FoundMessage(NamedTuple):
-    """A message recall found, and its ts_rank."""
+    """A message recall found: whether by its words, by its meaning, its similarity to the
+    input (None without both vectors) and its fused rank score."""
 
     seq: int
     role: str
@@ -36,7 +56,22 @@ class FoundMessage(NamedTuple):
     name: str | None
     tool_call_id: str | None
     created_at: datetime
+    by_words: bool
+    by_meaning: bool
+    similarity: float | None
     score: float
+
+
+@dataclass(frozen=True)
+class RecallQuery:
+    """What recall looks for: the input's words (as PostgreSQL stems them) and how many of
+    them a message must hold, its vector (None: words only) and the least similarity that
+    recalls by meaning."""
+
+    words: Sequence[str]
+    least: int
+    vector: Embedding | None
+    min_similarity: float
 
 
 class SessionRepository:
@@ -118,25 +153,95 @@ class SessionRepository:
         return {row[0]: row[1] for row in rows}
 
     async def recall(
-        self,
-        session_id: uuid.UUID,
-        words: Sequence[str],
-        *,
-        seqs: range,
-        least: int,
-        limit: int,
+        self, session_id: uuid.UUID, query: RecallQuery, *, seqs: range, limit: int
     ) -> list[FoundMessage]:
-        """The session's messages in `seqs` holding at least `least` of `words` (as PostgreSQL
-        stems them), best first."""
+        """The session's messages in `seqs` found by the query's words or its vector, best
+        first (`_RECALL`)."""
         bound = {
             "session": session_id,
-            "words": list(words),
+            "words": list(query.words),
+            "least": query.least,
+            "vector": query.vector,
+            "min_similarity": query.min_similarity,
             "from_seq": seqs.start,
             "before": seqs.stop,
-            "least": least,
             "limit": limit,
         }
         return [FoundMessage(*row) for row in await self.session.execute(_RECALL, bound)]
 
     async def flush(self) -> None:
         await self.session.flush()
+
+
+class MessageVectorRepository:
+    """The SQL of session messages' vectors: the background job's and a change of model's."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def unembedded(self, session_id: uuid.UUID, limit: int) -> list[tuple[uuid.UUID, str]]:
+        """(id, content) of the session's oldest `limit` messages with no vector, leaving out
+        those the provider refused."""
+        rows = await self.session.execute(
+            select(SessionMessage.id, SessionMessage.content)
+            .where(
+                SessionMessage.session_id == session_id,
+                SessionMessage.embedding.is_(None),
+                SessionMessage.embedding_refused.is_(None),
+            )
+            .order_by(SessionMessage.seq)
+            .limit(limit)
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    async def store(
+        self, vectors: Mapping[uuid.UUID, list[float]], refused: Mapping[uuid.UUID, str]
+    ) -> None:
+        """Store the messages' vectors, and why the provider refused the others."""
+        table = SessionMessage.__table__
+        assert isinstance(table, Table)
+        if vectors:
+            await self.session.execute(
+                update(table)
+                .where(table.c.id == bindparam("b_id"))
+                .values(embedding=bindparam("b_vector", type_=VectorType())),
+                [{"b_id": m, "b_vector": vector} for m, vector in vectors.items()],
+            )
+        if refused:
+            await self.session.execute(
+                update(table)
+                .where(table.c.id == bindparam("b_id"))
+                .values(embedding_refused=bindparam("b_reason")),
+                [{"b_id": m, "b_reason": reason[:2000]} for m, reason in refused.items()],
+            )
+
+    async def reset(self, dimensions: int) -> list[uuid.UUID]:
+        """Drop every message's vector and give the column a new dimension (after a change of
+        model); the ids of the sessions that have messages, to embed them again."""
+        await self.session.execute(
+            update(SessionMessage)
+            .where(
+                or_(
+                    SessionMessage.embedding.is_not(None),
+                    SessionMessage.embedding_refused.is_not(None),
+                )
+            )
+            .values(embedding=None, embedding_refused=None)
+        )
+        await self.session.execute(
+            text(
+                f"ALTER TABLE session_message ALTER COLUMN embedding TYPE vector({int(dimensions)})"
+            )
+        )
+        return list(
+            await self.session.scalars(
+                select(ConversationSession.id).where(ConversationSession.message_count > 0)
+            )
+        )
+
+    async def any_embedded(self) -> bool:
+        """Whether any message has a vector."""
+        found = await self.session.scalar(
+            select(SessionMessage.id).where(SessionMessage.embedding.is_not(None)).limit(1)
+        )
+        return found is not None

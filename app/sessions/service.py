@@ -12,6 +12,7 @@ from app.agents.service import get_agent
 from app.core.bodies import check_batch_size
 from app.core.errors import NotFound
 from app.core.idempotency import Idempotency, IdempotencyRepository
+from app.core.jobs import JobRepository
 from app.core.time import utcnow
 from app.providers.tokenizer import TokenCounter
 from app.sessions.models import ConversationSession, SessionMessage
@@ -81,9 +82,12 @@ async def append_messages(
     *,
     tokens: TokenCounter,
     max_items: int,
+    max_attempts: int,
     idempotency: Idempotency | None = None,
 ) -> MessageBatchRead:
-    """Append messages in order to the session (created by its first message); all or none."""
+    """Append messages in order to the session (created by its first message); all or none.
+    The session's `embed_messages` job is queued with them: their vectors come in the
+    background."""
     check_batch_size(items, max_items, "messages")
     stored = await IdempotencyRepository(session).replay(tenant.id, idempotency)
     if stored is not None:
@@ -104,6 +108,9 @@ async def append_messages(
     conversation.message_count += len(messages)
     conversation.token_count += sum(counts)
     await repository.flush()
+    await JobRepository(session).enqueue_for_session(
+        conversation.id, "embed_messages", max_attempts=max_attempts
+    )
     response = MessageBatchRead(
         session=await _session_read(repository, conversation, agent),
         messages=[_message_read(message) for message in messages],

@@ -77,6 +77,8 @@ async def test_an_evicted_message_the_input_refers_to_comes_back(
         "role": "user",
         "tokens": providers.tokens.count(RECALLED_LINE, "o200k_base") + 1,
         "score": None,
+        "by": "words",
+        "similarity": None,  # not embedded yet: no worker ran
     }
     assert recalled["score"] > 0
     assert history["recalled_tokens"] > recalled["tokens"]  # the header too
