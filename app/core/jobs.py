@@ -279,19 +279,29 @@ class JobRepository:
         return [holder for holder in rows if holder is not None]
 
     async def release_from(self, claims: Sequence[str]) -> int:
-        """Queue again, due now, the running jobs of claims whose worker is gone; how many."""
+        """Queue again, due now, the running jobs of claims whose worker is gone; how many.
+
+        A session's job is done instead and its session's job of that task queued (unless one
+        waits): one does all of the session's pending work, and only one may wait."""
+        gone = (Job.state == "running") & Job.locked_by.in_(claims)
+        released = {"locked_by": None, "locked_at": None, "updated_at": _now()}
+        sessions = await self.session.execute(
+            update(Job)
+            .where(gone, Job.session_id.is_not(None))
+            .values(state="done", finished_at=_now(), **released)
+            .returning(Job.session_id, Job.task, Job.max_attempts)
+        )
+        rows = sessions.all()
+        again = {(r.session_id, r.task): r.max_attempts for r in rows}
+        for (session_id, task), max_attempts in again.items():
+            await self.enqueue_for_session(session_id, task, max_attempts=max_attempts)
         result = await self.session.execute(
             update(Job)
-            .where(Job.state == "running", Job.locked_by.in_(claims))
-            .values(
-                state="queued",
-                locked_by=None,
-                locked_at=None,
-                run_after=_now(),
-                updated_at=_now(),
-            )
+            .where(gone, Job.memory_id.is_not(None))
+            .values(state="queued", run_after=_now(), **released)
         )
-        return int(result.rowcount)  # type: ignore[attr-defined]  # CursorResult of an UPDATE
+        count = int(result.rowcount)  # type: ignore[attr-defined]  # CursorResult of an UPDATE
+        return count + len(rows)
 
     async def make_due_now(self, task: str) -> int:
         """Make every job of a task that waits out a backoff due now; how many."""
