@@ -13,8 +13,10 @@ from bench.client import ApiClient
 from bench.conversation_results import (
     BoundedResult,
     LengthBucket,
+    PairedLatency,
     SessionBuild,
     build_series,
+    latency_ratios,
     token_checks,
 )
 from bench.conversation_script import ScriptTurn, script
@@ -45,6 +47,11 @@ BUCKETS = (100, 500, 1_000, 2_000, 3_000, 4_000, 5_000)
 BUCKET_WIDTH = 100  # a bucket holds the builds of the last 100 messages up to its length
 SAMPLE_EVERY = 25  # turns between two readings of the session and of /metrics
 WARM_UP_BUILDS = 10
+# The latency ratio measured again at the end: the same inputs on the whole session and on a copy
+# of its first 100 messages, one build on each in turn.
+SHORT_SESSION = "on-call-first-100"
+PAIRED_SHORT = 100
+PAIRED_BUILDS = 60
 LAST_INPUT = "Anything else I should hand over to the next person on call?"
 
 
@@ -80,9 +87,9 @@ def _last_time(turn: ScriptTurn) -> str:
 
 
 async def _one_build(
-    api: ApiClient, counter: TokenCounter, user_text: str, after: str
+    api: ApiClient, counter: TokenCounter, user_text: str, after: str, session_id: str = SESSION
 ) -> SessionBuild:
-    built, client_ms = await api.build(_request(user_text, after))
+    built, client_ms = await api.build(_request(user_text, after, session_id))
     return session_build(counter, built, client_ms)
 
 
@@ -106,21 +113,51 @@ def buckets(builds: Sequence[SessionBuild], length: int) -> list[LengthBucket]:
                 server_ms=percentiles([b.server_ms for b in inside]),
                 client_ms=percentiles([b.client_ms for b in inside]),
                 tokens_max=max((b.context + b.history for b in inside), default=0),
+                stages_p50_ms=_stage_medians(inside),
             )
         )
     return result
 
 
-def _ratios(found: Sequence[LengthBucket]) -> dict[str, float]:
-    """The latency of the longest session's bucket over the first's."""
-    first, last = found[0], found[-1]
-    pairs = {
-        "server p50": (last.server_ms.p50, first.server_ms.p50),
-        "server p95": (last.server_ms.p95, first.server_ms.p95),
-        "client p50": (last.client_ms.p50, first.client_ms.p50),
-        "client p95": (last.client_ms.p95, first.client_ms.p95),
+def _stage_medians(builds: Sequence[SessionBuild]) -> dict[str, float]:
+    stages = dict.fromkeys(stage for b in builds for stage in b.stages_ms)
+    return {
+        stage: percentiles([b.stages_ms[stage] for b in builds if stage in b.stages_ms]).p50
+        for stage in stages
     }
-    return {name: round(a / b, 2) if b else 0.0 for name, (a, b) in pairs.items()}
+
+
+async def _paired(api: ApiClient, counter: TokenCounter, turns: list[ScriptTurn]) -> PairedLatency:
+    """The last turns' inputs built in turn on the whole session and on a copy of its first
+    turns up to PAIRED_SHORT messages: the latency ratio with the machine's load alike."""
+    short = 0
+    for turn in turns:
+        if short >= PAIRED_SHORT:
+            break
+        await api.append_messages(AGENT, SHORT_SESSION, list(turn.messages))
+        short += len(turn.messages)
+    after = _last_time(turns[-1])
+    inputs = [turn.user_text for turn in turns[-PAIRED_BUILDS:]]
+    long_builds, short_builds = [], []
+    with progress(len(inputs), "paired builds", "pair") as bar:
+        for text in inputs:
+            long_builds.append(await _one_build(api, counter, text, after))
+            short_builds.append(await _one_build(api, counter, text, after, SHORT_SESSION))
+            bar.update(1)
+    timings = [
+        (percentiles([b.server_ms for b in side]), percentiles([b.client_ms for b in side]))
+        for side in (short_builds, long_builds)
+    ]
+    return PairedLatency(
+        short_messages=short,
+        long_messages=sum(len(turn.messages) for turn in turns),
+        builds=len(inputs),
+        short_server_ms=timings[0][0],
+        long_server_ms=timings[1][0],
+        short_client_ms=timings[0][1],
+        long_client_ms=timings[1][1],
+        ratio=latency_ratios(timings[0], timings[1]),
+    )
 
 
 async def measure_bounded(api: ApiClient, counter: TokenCounter, messages: int) -> BoundedResult:
@@ -143,6 +180,7 @@ async def measure_bounded(api: ApiClient, counter: TokenCounter, messages: int) 
     seconds = time.perf_counter() - started
     drain = await wait_for_background(api, "background after the session")
     drained = len((await api.get_session(AGENT, SESSION)).summaries)
+    paired = await _paired(api, counter, turns)
     found = buckets(builds, messages)
     return BoundedResult(
         messages=messages,
@@ -154,11 +192,14 @@ async def measure_bounded(api: ApiClient, counter: TokenCounter, messages: int) 
         tokens=token_checks(builds, AVAILABLE),
         seconds=round(seconds, 1),
         buckets=found,
-        latency_ratio=_ratios(found),
+        latency_ratio=latency_ratios(
+            (found[0].server_ms, found[0].client_ms), (found[-1].server_ms, found[-1].client_ms)
+        ),
         summaries_made=summaries_made,
         summaries_after_drain=drained,
         summaries_per_minute=round(summaries_made / (seconds / 60), 2) if seconds else 0.0,
         drain_seconds=round(drain, 1),
         queue=queue_stats(samples),
         series=build_series(builds),
+        paired=paired,
     )

@@ -28,6 +28,7 @@ class SessionBuild:
     recalled: int
     summaries: int
     pressure: bool  # sinks or fresh tail had to go (history.reason)
+    stages_ms: dict[str, float] = field(default_factory=dict)  # timings_ms but its total
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class LengthBucket:
     server_ms: Percentiles
     client_ms: Percentiles
     tokens_max: int
+    stages_p50_ms: dict[str, float] = field(default_factory=dict)  # server-side, by stage
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,35 @@ def build_series(builds: Sequence[SessionBuild]) -> BuildSeries:
 
 
 @dataclass(frozen=True)
+class PairedLatency:
+    """The same inputs built in turn on the whole session and on a copy of its first messages,
+    so that both meet the same load on the machine."""
+
+    short_messages: int
+    long_messages: int
+    builds: int  # on each session
+    short_server_ms: Percentiles
+    long_server_ms: Percentiles
+    short_client_ms: Percentiles
+    long_client_ms: Percentiles
+    ratio: dict[str, float]  # long over short
+
+
+def latency_ratios(
+    short: tuple[Percentiles, Percentiles], long: tuple[Percentiles, Percentiles]
+) -> dict[str, float]:
+    """Server and client p50 and p95 of the long session over the short one's, from
+    (server, client) percentiles."""
+    pairs = {
+        "server p50": (long[0].p50, short[0].p50),
+        "server p95": (long[0].p95, short[0].p95),
+        "client p50": (long[1].p50, short[1].p50),
+        "client p95": (long[1].p95, short[1].p95),
+    }
+    return {name: round(a / b, 2) if b else 0.0 for name, (a, b) in pairs.items()}
+
+
+@dataclass(frozen=True)
 class BoundedResult:
     """The scripted session: its builds, by session length, and the background meanwhile."""
 
@@ -119,6 +150,7 @@ class BoundedResult:
     drain_seconds: float
     queue: QueueStats
     series: BuildSeries
+    paired: PairedLatency | None = None
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,29 @@ def _token_rows(checks: TokenChecks) -> list[list[object]]:
     ]
 
 
+def _stages_table(result: BoundedResult) -> str:
+    stages = list(dict.fromkeys(s for b in result.buckets for s in b.stages_p50_ms))
+    return table(
+        ["messages", *stages],
+        [[b.messages, *[b.stages_p50_ms.get(s, "") for s in stages]] for b in result.buckets],
+    )
+
+
+def _paired_lines(result: BoundedResult, target_ratio: float) -> list[str]:
+    paired = result.paired
+    if paired is None:
+        return []
+    ratio = paired.ratio
+    return [
+        f"Paired, the same {paired.builds} inputs built in turn on the whole session "
+        f"({paired.long_messages:,} messages) and on a copy of its first {paired.short_messages}: "
+        f"server p50 {paired.long_server_ms.p50} / {paired.short_server_ms.p50} ms, p95 "
+        f"{paired.long_server_ms.p95} / {paired.short_server_ms.p95}; ratio server p50 "
+        f"{ratio['server p50']}, p95 {ratio['server p95']}; client p50 {ratio['client p50']}, "
+        f"p95 {ratio['client p95']} (target ≤ {target_ratio})"
+    ]
+
+
 def bounded_tables(result: BoundedResult, target_ratio: float, other_cpu: float | None) -> str:
     """Tokens against the window, latency by session length, summaries and the queue."""
     checks = result.tokens
@@ -75,9 +98,12 @@ def bounded_tables(result: BoundedResult, target_ratio: float, other_cpu: float 
                 for b in result.buckets
             ],
         ),
+        "Server-side stages by session length (p50, ms)",
+        _stages_table(result),
         f"Latency at {last:,} messages over at {first:,}: server p50 {ratio['server p50']}, "
         f"p95 {ratio['server p95']}; client p50 {ratio['client p50']}, p95 "
         f"{ratio['client p95']} (target ≤ {target_ratio})",
+        *_paired_lines(result, target_ratio),
         "",
         f"Summaries: {result.summaries_made} listed by the session after the last turn "
         f"({result.summaries_per_minute} a minute over {result.seconds / 60:.1f} min), "

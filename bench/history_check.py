@@ -105,4 +105,5 @@ def session_build(counter: TokenCounter, built: BuildView, client_ms: float) -> 
         recalled=len(history.recalled),
         summaries=len(history.summaries),
         pressure=history.reason is not None,
+        stages_ms={k: v for k, v in built.timings_ms.items() if k != "total"},
     )
