@@ -11,7 +11,7 @@ SKIP_100K ?=
 COMMIT ?=
 BENCH_ARGS = $(if $(COMMIT),--commit $(COMMIT))
 
-.PHONY: install run worker migrate test lint typecheck openapi bench bench-quality bench-agent bench-speed clean
+.PHONY: install run worker migrate test lint typecheck openapi bench bench-quality bench-agent bench-speed bench-conversation clean
 
 $(STAMP): pyproject.toml
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -60,6 +60,9 @@ bench-agent: $(BENCH_STAMP)
 
 bench-speed: $(BENCH_STAMP)
 	$(BIN)/python -m bench speed $(if $(SKIP_100K),--skip-100k) $(BENCH_ARGS)
+
+bench-conversation: $(BENCH_STAMP)
+	$(BIN)/python -m bench conversation --data $(DATA) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,4 +1,5 @@
-"""python -m bench quality|agent|speed|all|report: benchmarks against a service started here."""
+"""python -m bench quality|agent|speed|conversation|all|report: benchmarks against a service
+started here."""
 
 import argparse
 import sys
@@ -15,19 +16,29 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "which",
-        choices=("quality", "agent", "speed", "all", "report"),
-        help="agent: typed memory on curated questions; "
+        choices=("quality", "agent", "speed", "conversation", "all", "report"),
+        help="agent: typed memory on curated questions; conversation: a session's history "
+        "inside the window, and recall from it on LoCoMo; "
         "report: print the tables of bench/results/*.json again and redraw the charts",
     )
     parser.add_argument(
         "--data",
         type=Path,
         default=None,
-        help=f"quality: a LoCoMo-format file (default {_DEFAULT_DATA}); "
+        help=f"quality, conversation: a LoCoMo-format file (default {_DEFAULT_DATA}); "
         f"agent: a typed-memory file (default {_DEFAULT_AGENT_DATA})",
     )
     parser.add_argument(
-        "--conversations", type=int, default=None, help="only the first N conversations (quality)"
+        "--conversations",
+        type=int,
+        default=None,
+        help="only the first N conversations (quality, conversation: 0 leaves recall out)",
+    )
+    parser.add_argument(
+        "--messages",
+        type=int,
+        default=5_000,
+        help="messages of the scripted session (conversation: 0 leaves the bounded part out)",
     )
     parser.add_argument(
         "--concurrency", type=int, default=4, help="concurrent build clients (quality, agent)"
@@ -72,6 +83,18 @@ def main(argv: list[str] | None = None) -> int:
         if (data := _data(args, _DEFAULT_AGENT_DATA, "bench-agent")) is None:
             return 2
         agent.run(data, concurrency=args.concurrency, commit=args.commit)
+    if args.which == "conversation":
+        from bench import conversation
+
+        if (data := _data(args, _DEFAULT_DATA, "bench-conversation")) is None:
+            return 2
+        conversation.run(
+            data,
+            messages=args.messages,
+            concurrency=args.concurrency,
+            limit=args.conversations,
+            commit=args.commit,
+        )
     if args.which in ("quality", "all"):
         from bench import quality
 

@@ -13,6 +13,12 @@ from bench.recall import BUDGETS
 
 if TYPE_CHECKING:
     from bench.agent_tables import AgentResult
+    from bench.conversation_results import (
+        BoundedResult,
+        ConversationResult,
+        LengthBucket,
+        RecallResult,
+    )
     from bench.quality_tables import QualityResult
     from bench.speed_tables import SizeStep, SpeedResult
 
@@ -46,14 +52,7 @@ def quality_chart(result: "QualityResult", path: Path) -> Path:
     for method, summary in result.baselines.items():
         left.plot(budgets, [summary[b].recall for b in budgets], label=method, **_STYLE)
     _targets(left, result.targets, "target (issue 4)")
-    left.set_xscale("log", base=2)
-    left.set_xticks(budgets, [str(b) for b in budgets])
-    left.set_ylim(0, 1)
-    left.set_xlabel("token budget (o200k_base)")
-    left.set_ylabel("mean evidence recall")
-    left.set_title("LoCoMo evidence recall by budget")
-    left.grid(alpha=0.3)
-    left.legend(fontsize=8, loc="lower right")
+    _recall_axis(left, budgets, "token budget (o200k_base)", "LoCoMo evidence recall by budget")
 
     names = list(result.service[budgets[-1]].by_category)
     width = 0.8 / len(budgets)
@@ -161,6 +160,85 @@ def speed_chart(result: "SpeedResult", path: Path) -> Path:
     right.legend(fontsize=8)
     _finish(fig, result.run, path)
     return path
+
+
+def conversation_chart(result: "ConversationResult", path: Path) -> Path:
+    """Tokens per build and latency by session length (bounded), recall by window (recall)."""
+    fig = Figure(figsize=(16, 5), dpi=110)
+    tokens, latency, recall = fig.subplots(1, 3)
+    if result.bounded is not None:
+        _session_tokens(tokens, result.bounded)
+        _session_latency(latency, result.bounded, result.targets.get("latency_ratio", 1.5))
+    if result.recall is not None:
+        _history_recall(recall, result.recall)
+    _finish(fig, result.run, path)
+    return path
+
+
+def _session_tokens(axis: Axes, bounded: "BoundedResult") -> None:
+    series = bounded.series
+    totals = [c + h for c, h in zip(series.context, series.history, strict=True)]
+    axis.plot(series.messages, totals, label="context + history", color="black", linewidth=1)
+    axis.plot(series.messages, series.history, label="history", linewidth=0.8)
+    axis.plot(series.messages, series.context, label="context (memories, recalled)", linewidth=0.8)
+    axis.axhline(bounded.available, color="crimson", linestyle="--", label="available")
+    axis.set_ylim(0, bounded.available * 1.1)
+    axis.set_xlabel("messages in the session")
+    axis.set_ylabel("tokens")
+    axis.set_title(f"Tokens per build, window {bounded.window.get('total')}")
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=8, loc="lower right")
+
+
+def _session_latency(axis: Axes, bounded: "BoundedResult", target_ratio: float) -> None:
+    series = bounded.series
+    axis.scatter(
+        series.messages, series.server_ms, s=2, alpha=0.2, color="grey", label="server, each build"
+    )
+    ends = [b.messages for b in bounded.buckets]
+    lines: list[tuple[str, Callable[[LengthBucket], float]]] = [
+        ("server p50", lambda b: b.server_ms.p50),
+        ("server p95", lambda b: b.server_ms.p95),
+        ("client p50", lambda b: b.client_ms.p50),
+        ("client p95", lambda b: b.client_ms.p95),
+    ]
+    for name, pick in lines:
+        axis.plot(ends, [pick(b) for b in bounded.buckets], label=name, linewidth=1.6, marker="o")
+    ceiling = bounded.buckets[0].server_ms.p50 * target_ratio
+    axis.axhline(
+        ceiling, color="crimson", linestyle="--", label=f"{target_ratio} x server p50 at {ends[0]}"
+    )
+    axis.set_ylim(0, max(b.client_ms.p95 for b in bounded.buckets) * 1.3 or 1)
+    axis.set_xlabel("messages in the session")
+    axis.set_ylabel("ms")
+    axis.set_title("Build latency by session length")
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=8)
+
+
+def _history_recall(axis: Axes, recall: "RecallResult") -> None:
+    windows = sorted(recall.service)
+    for name, summaries, width in (
+        ("service (kept, recalled, summaries)", recall.service, 2.6),
+        ("fresh tail + newest first", recall.rule, 1.6),
+        ("the same, no sinks", recall.rule_without_sinks, 1.0),
+    ):
+        axis.plot(
+            windows, [summaries[w].recall for w in windows], label=name, linewidth=width, marker="o"
+        )
+    _recall_axis(axis, windows, "window (tokens)", "LoCoMo evidence recall from the history")
+
+
+def _recall_axis(axis: Axes, budgets: list[int], xlabel: str, title: str) -> None:
+    """Budgets on a log scale, recall from 0 to 1."""
+    axis.set_xscale("log", base=2)
+    axis.set_xticks(budgets, [str(b) for b in budgets])
+    axis.set_ylim(0, 1)
+    axis.set_xlabel(xlabel)
+    axis.set_ylabel("mean evidence recall")
+    axis.set_title(title)
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=8, loc="lower right")
 
 
 def _targets(axis: Axes, targets: Mapping[int, float], label: str) -> None:

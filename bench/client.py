@@ -1,4 +1,5 @@
-"""The benchmarks' HTTP client of the service: agents, writes, patches, builds, queue depth."""
+"""The benchmarks' HTTP client of the service: agents, writes, patches, session messages,
+builds, queue depth."""
 
 import time
 import uuid
@@ -8,7 +9,7 @@ import httpx
 from pydantic import JsonValue
 
 from app.memories.schemas import MemoryBatchRead, MemoryRead
-from bench.build_view import BuildView
+from bench.build_view import AppendView, BuildView, SessionView
 
 MemoryBody = dict[str, JsonValue]
 BATCH_MAX = 100
@@ -86,6 +87,28 @@ class ApiClient:
         response = await self.http.get(f"/memories/{memory_id}")
         _check(response)
         return MemoryRead.model_validate_json(response.content)
+
+    async def append_messages(
+        self, agent_id: str, session_id: str, messages: list[MemoryBody]
+    ) -> list[int]:
+        """Append messages in order to a session (created by the first); their seqs."""
+        response = await self.http.post(
+            f"/agents/{agent_id}/sessions/{session_id}/messages", json={"messages": messages}
+        )
+        _check(response)
+        return [m.seq for m in AppendView.model_validate_json(response.content).messages]
+
+    async def get_session(self, agent_id: str, session_id: str) -> SessionView:
+        """A session's counts and the summaries made so far."""
+        response = await self.http.get(f"/agents/{agent_id}/sessions/{session_id}")
+        _check(response)
+        return SessionView.model_validate_json(response.content)
+
+    async def metrics(self) -> str:
+        """The Prometheus text of /metrics."""
+        response = await self.http.get("/metrics")
+        _check(response)
+        return response.text
 
     async def build(self, request: dict[str, JsonValue]) -> tuple[BuildView, float]:
         """POST /context/build; the response and the client-side latency in milliseconds."""

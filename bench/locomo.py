@@ -1,5 +1,6 @@
 """LoCoMo-format conversations: turns with their session time, questions with repaired evidence."""
 
+import hashlib
 import json
 import re
 from collections import Counter
@@ -168,3 +169,24 @@ def load(path: Path) -> tuple[list[Conversation], Repairs]:
             )
         )
     return conversations, repairs
+
+
+def describe(
+    path: Path, conversations: list[Conversation], repairs: Repairs
+) -> dict[str, JsonValue]:
+    """What a result says of its data: the file's name and hash, counts, repairs, categories
+    (no text of it)."""
+    return {
+        "file": path.name,
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest()[:16],
+        "conversations": len(conversations),
+        "turns": sum(len(c.turns) for c in conversations),
+        "questions": sum(len(c.questions) for c in conversations),
+        "repairs": repairs.as_json(),
+        "categories": {
+            category_name(number): count
+            for number, count in sorted(
+                Counter(q.category for c in conversations for q in c.questions).items()
+            )
+        },
+    }

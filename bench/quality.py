@@ -1,7 +1,6 @@
 """Evidence recall on LoCoMo under a token budget: the service over HTTP, and the baselines."""
 
 import asyncio
-import hashlib
 import time
 import uuid
 from collections import Counter, defaultdict
@@ -15,7 +14,7 @@ from app.providers.tokenizer import TokenCounter
 from bench import charts
 from bench.client import ApiClient, MemoryBody
 from bench.ingest import progress, wait_for_background, write_in_order
-from bench.locomo import Conversation, category_name, load
+from bench.locomo import Conversation, describe, load
 from bench.quality_baselines import run_baselines
 from bench.quality_tables import QualityResult, ServiceStats, tables
 from bench.recall import BUDGETS, Outcome, recall_of, summarise
@@ -177,20 +176,7 @@ def run(
     baseline_outcomes, baseline_overflows = run_baselines(conversations, BUDGETS, counter)
     result = QualityResult(
         run=run_info(commit),
-        data={
-            "file": data.name,
-            "sha256": hashlib.sha256(data.read_bytes()).hexdigest()[:16],
-            "conversations": len(conversations),
-            "turns": turns,
-            "questions": questions,
-            "repairs": repairs.as_json(),
-            "categories": {
-                category_name(number): count
-                for number, count in sorted(
-                    Counter(q.category for c in conversations for q in c.questions).items()
-                )
-            },
-        },
+        data=describe(data, conversations, repairs),
         service=summarise(runs.outcomes),
         service_stats=stats,
         baselines={m: summarise(o) for m, o in baseline_outcomes.items()},

@@ -2,7 +2,14 @@
 
 from pydantic import TypeAdapter
 
-from bench import agent_tables, charts, quality_tables, speed_tables
+from bench import (
+    agent_tables,
+    charts,
+    conversation_results,
+    conversation_tables,
+    quality_tables,
+    speed_tables,
+)
 from bench.report import RESULTS_DIR
 
 
@@ -26,3 +33,11 @@ def rerender() -> None:
         print(f"\nTyped memory ({typed.run.get('date')}, commit {typed.run.get('commit')})\n")
         print(agent_tables.tables(typed))
         charts.agent_chart(typed, RESULTS_DIR / "agent.png")
+    conversation_path = RESULTS_DIR / "conversation.json"
+    if conversation_path.exists():
+        talk = TypeAdapter(conversation_results.ConversationResult).validate_json(
+            conversation_path.read_bytes()
+        )
+        print(f"\nConversations ({talk.run.get('date')}, commit {talk.run.get('commit')})\n")
+        print(conversation_tables.tables(talk))
+        charts.conversation_chart(talk, RESULTS_DIR / "conversation.png")

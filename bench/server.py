@@ -63,6 +63,9 @@ class RssSampler:
         self._peak = (0.0, 0.0, 0.0)
         self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
         self._cpu_seen: dict[int, float] = {}  # CPU seconds of our processes, by pid
+        self._track_cpu()
+        # What they had used before: a sampler started late in a run counts from its start.
+        self._cpu_start = dict(self._cpu_seen)
         self._busy_start = _busy_seconds()
         self._wall_start = time.monotonic()
 
@@ -73,7 +76,7 @@ class RssSampler:
         """The share of the machine's CPU used by processes that are not this benchmark's."""
         self._track_cpu()
         busy = _busy_seconds() - self._busy_start
-        ours = sum(self._cpu_seen.values())
+        ours = sum(cpu - self._cpu_start.get(pid, 0.0) for pid, cpu in self._cpu_seen.items())
         capacity = (time.monotonic() - self._wall_start) * (os.cpu_count() or 1)
         return round(max(busy - ours, 0.0) / max(capacity, 1e-9), 3)
 
