@@ -16,6 +16,7 @@ from app.core.worker import Handler, Worker
 from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model
 from app.memories.tasks import EmbedMemories, SummarizeMemory
 from app.providers.container import Providers, build_providers
+from app.sessions.tasks import SummarizeSpans
 
 log = structlog.get_logger(__name__)
 
@@ -107,7 +108,12 @@ async def migrate(settings: Settings) -> None:
 
 def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:
     """The job handlers this process can run."""
-    handlers: list[Handler] = [EmbedMemories(providers.embedder, settings.embeddings.batch_size)]
+    handlers: list[Handler] = [
+        EmbedMemories(providers.embedder, settings.embeddings.batch_size),
+        SummarizeSpans(
+            providers.tokens, providers.llm, settings.context, settings.worker.max_attempts
+        ),
+    ]
     if providers.llm is not None:
         handlers.append(SummarizeMemory(providers.llm, providers.tokens))
     return handlers

@@ -203,6 +203,22 @@ class WindowSettings(BaseModel):
         return self
 
 
+class SummarySettings(BaseModel):
+    """Summaries of a session's older messages, made in the background (`app.sessions.spans`)."""
+
+    # Depth 1 summarizes aligned blocks of this many messages: seqs [0, span), [span, 2 span) ...
+    span: int = Field(default=20, ge=2, le=1000)
+    # Depth d + 1 summarizes this many consecutive depth-d summaries.
+    fanout: int = Field(default=5, ge=2, le=100)
+    # The tokens of a depth-1 summary's text at most; depth d may take d times as many.
+    max_tokens: int = Field(default=160, ge=16, le=4000)
+    # Summaries one job makes at most before it queues the session's next one.
+    per_job: int = Field(default=20, ge=1, le=1000)
+    # Share of the history's budget kept for summaries when messages were evicted; what they
+    # do not use goes back to the evictable messages.
+    share: float = Field(default=0.2, ge=0, le=1)
+
+
 class ContextSettings(BaseModel):
     """Context assembly: budgets, search sizes, ranking weights and refresh triggers."""
 
@@ -235,6 +251,7 @@ class ContextSettings(BaseModel):
     # With a session: at most this many evicted messages the input clearly refers to come back
     # into the context (`app.context.recall`); 0: none.
     recall_max: int = Field(default=3, ge=0, le=20)
+    summaries: SummarySettings = SummarySettings()
 
 
 class Settings(BaseSettings):

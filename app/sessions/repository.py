@@ -5,13 +5,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, or_, select, text
+from sqlalchemy import bindparam, or_, select, text, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
 from app.context.search_sql import ANY_WORD
-from app.sessions.models import ConversationSession, SessionMessage
+from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
 
 # The session's messages from seq :from_seq to before :before that hold at least :least of the
 # input's words (stemmed, :words), best first by ts_rank over all of them, at most :limit: one
@@ -25,6 +25,27 @@ _RECALL = text(
     "WHERE m.words @@ quote_literal(w)::tsquery) >= :least "
     "ORDER BY score DESC, m.seq LIMIT :limit"
 ).bindparams(bindparam("words", type_=ARRAY(String())))
+
+
+# The summaries wholly before :before that no coarser one wholly before it contains.
+_COVERING = text(
+    "SELECT s.depth, s.first_seq, s.last_seq, s.message_count, s.content, s.quoted_seqs "
+    "FROM session_summary s WHERE s.session_id = :session AND s.last_seq < :before "
+    "AND NOT EXISTS (SELECT 1 FROM session_summary p WHERE p.session_id = :session "
+    "AND p.depth > s.depth AND p.first_seq <= s.first_seq AND p.last_seq >= s.last_seq "
+    "AND p.last_seq < :before) ORDER BY s.last_seq DESC"
+)
+
+
+class FoundSummary(NamedTuple):
+    """A summary a build can place before its kept messages."""
+
+    depth: int
+    first_seq: int
+    last_seq: int
+    messages: int
+    content: str
+    quoted_seqs: list[int]
 
 
 class FoundMessage(NamedTuple):
@@ -137,6 +158,60 @@ class SessionRepository:
             "limit": limit,
         }
         return [FoundMessage(*row) for row in await self.session.execute(_RECALL, bound)]
+
+    async def by_id(self, session_id: uuid.UUID) -> ConversationSession | None:
+        return await self.session.get(ConversationSession, session_id)
+
+    async def summary_places(self, session_id: uuid.UUID) -> set[tuple[int, int]]:
+        """(depth, first_seq) of the session's summaries."""
+        rows = await self.session.execute(
+            select(SessionSummary.depth, SessionSummary.first_seq).where(
+                SessionSummary.session_id == session_id
+            )
+        )
+        return {(row[0], row[1]) for row in rows}
+
+    async def summaries_at(
+        self, session_id: uuid.UUID, places: Sequence[tuple[int, int]]
+    ) -> list[SessionSummary]:
+        """The session's summaries at these (depth, first_seq), in conversation order."""
+        return list(
+            await self.session.scalars(
+                select(SessionSummary)
+                .where(
+                    SessionSummary.session_id == session_id,
+                    tuple_(SessionSummary.depth, SessionSummary.first_seq).in_(places),
+                )
+                .order_by(SessionSummary.first_seq)
+            )
+        )
+
+    async def add_summary(self, summary: SessionSummary) -> None:
+        """Store a summary, unless one is at its place already (another worker made it)."""
+        values = {c.key: getattr(summary, c.key) for c in SessionSummary.__table__.columns}
+        del values["created_at"]
+        await self.session.execute(
+            insert(SessionSummary)
+            .values(values)
+            .on_conflict_do_nothing(index_elements=["session_id", "depth", "first_seq"])
+        )
+
+    async def summaries(self, session_id: uuid.UUID) -> list[SessionSummary]:
+        """The session's summaries, coarsest first, in conversation order."""
+        return list(
+            await self.session.scalars(
+                select(SessionSummary)
+                .where(SessionSummary.session_id == session_id)
+                .order_by(SessionSummary.depth.desc(), SessionSummary.first_seq)
+            )
+        )
+
+    async def covering(self, session_id: uuid.UUID, before: int) -> list[FoundSummary]:
+        """The coarsest of the session's summaries of messages before seq `before`: those no
+        summary of a greater depth before it contains, newest first. One statement over the
+        (session, depth, first_seq) index."""
+        rows = await self.session.execute(_COVERING, {"session": session_id, "before": before})
+        return [FoundSummary(*row) for row in rows]
 
     async def flush(self) -> None:
         await self.session.flush()

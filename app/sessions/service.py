@@ -10,8 +10,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.models import Agent
 from app.agents.service import get_agent
 from app.core.bodies import check_batch_size
+from app.core.config import ContextSettings
 from app.core.errors import NotFound
 from app.core.idempotency import Idempotency, IdempotencyRepository
+from app.core.jobs import JobRepository
 from app.core.time import utcnow
 from app.providers.tokenizer import TokenCounter
 from app.sessions.models import ConversationSession, SessionMessage
@@ -23,8 +25,10 @@ from app.sessions.schemas import (
     MessagePage,
     MessageRead,
     SessionRead,
+    SessionSummaryRead,
     ToolMessageCreate,
 )
+from app.sessions.spans import completes_a_block
 from app.tenants.models import Tenant
 
 
@@ -68,7 +72,19 @@ async def _session_read(
         tokens=conversation.token_count,
         first_message_at=times[0],
         last_message_at=times[last],
-        summaries=[],
+        summaries=[
+            SessionSummaryRead(
+                depth=s.depth,
+                first_seq=s.first_seq,
+                last_seq=s.last_seq,
+                messages=s.message_count,
+                start=s.first_message_at,
+                end=s.last_message_at,
+                tokens=s.tokens,
+                method="llm" if s.method == "llm" else "extractive",
+            )
+            for s in await repository.summaries(conversation.id)
+        ],
     )
 
 
@@ -81,9 +97,13 @@ async def append_messages(
     *,
     tokens: TokenCounter,
     max_items: int,
+    context: ContextSettings,
+    max_attempts: int,
     idempotency: Idempotency | None = None,
 ) -> MessageBatchRead:
-    """Append messages in order to the session (created by its first message); all or none."""
+    """Append messages in order to the session (created by its first message); all or none.
+    When the append completes a span older than the fresh tail, the session's summaries job
+    is queued with it."""
     check_batch_size(items, max_items, "messages")
     stored = await IdempotencyRepository(session).replay(tenant.id, idempotency)
     if stored is not None:
@@ -104,6 +124,11 @@ async def append_messages(
     conversation.message_count += len(messages)
     conversation.token_count += sum(counts)
     await repository.flush()
+    span, tail = context.summaries.span, context.window.fresh_tail
+    if completes_a_block(first, conversation.message_count, tail, span):
+        await JobRepository(session).enqueue_for_session(
+            conversation.id, "summarize_spans", max_attempts=max_attempts
+        )
     response = MessageBatchRead(
         session=await _session_read(repository, conversation, agent),
         messages=[_message_read(message) for message in messages],

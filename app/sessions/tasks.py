@@ -1,0 +1,153 @@
+"""Background work on sessions: the summaries of their older spans (`spans.py`)."""
+
+import asyncio
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import structlog
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.core.config import ContextSettings
+from app.core.jobs import ClaimedJob, JobRepository
+from app.core.worker import ProviderGate
+from app.providers.errors import ProviderRejected, ProviderUnavailable
+from app.providers.summarizer import GuardedSummarizer
+from app.providers.tokenizer import TokenCounter
+from app.sessions import digest
+from app.sessions.models import SessionSummary
+from app.sessions.repository import SessionRepository
+from app.sessions.spans import Place, due
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What a summary is made of: its lines to quote, the text an LLM would read, and the
+    times of its first and last message."""
+
+    lines: list[digest.Line]
+    prompt: str
+    messages: int
+    first_at: datetime
+    last_at: datetime
+
+
+class SummarizeSpans:
+    """Makes a session's missing span summaries: by the configured LLM when there is one and
+    it answers, else extractive. Several workers may run it on one session: a summary is
+    stored once (its place is unique) and the others' copies are dropped."""
+
+    task = "summarize_spans"
+    batch_size = 1
+    # Never paused: while the LLM is away, the summaries are made extractive.
+    breaker: ProviderGate | None = None
+
+    def __init__(
+        self,
+        tokens: TokenCounter,
+        llm: GuardedSummarizer | None,
+        settings: ContextSettings,
+        max_attempts: int,
+    ) -> None:
+        self.tokens = tokens
+        self.llm = llm
+        self.settings = settings.summaries
+        self.fresh_tail = settings.window.fresh_tail
+        self.max_attempts = max_attempts
+
+    async def run(
+        self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
+    ) -> Mapping[int, str]:
+        """Make up to `per_job` missing summaries of each job's session, and queue the
+        session again when more are missing."""
+        for job in jobs:
+            await self._session(sessionmaker, job)
+        return {}
+
+    async def _session(
+        self, sessionmaker: async_sessionmaker[AsyncSession], job: ClaimedJob
+    ) -> None:
+        async with sessionmaker() as session:
+            repository = SessionRepository(session)
+            conversation = await repository.by_id(job.subject_id)
+            count = conversation.message_count if conversation else 0
+            existing = await repository.summary_places(job.subject_id)
+        s = self.settings
+        places = list(due(count, self.fresh_tail, s.span, s.fanout, existing))
+        for place in places[: s.per_job]:
+            async with sessionmaker.begin() as session:
+                await self._make(SessionRepository(session), job.subject_id, place)
+        async with sessionmaker.begin() as session:
+            jobs = JobRepository(session)
+            if await jobs.complete([job]) and len(places) > s.per_job:
+                await jobs.enqueue_for_session(
+                    job.subject_id, "summarize_spans", max_attempts=self.max_attempts
+                )
+        log.info("sessions.summarized", made=min(len(places), s.per_job), due=len(places))
+
+    async def _make(self, repository: SessionRepository, session_id: uuid.UUID, at: Place) -> None:
+        parts = await self._parts(repository, session_id, at)
+        cap = self.settings.max_tokens * at.depth
+        head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
+        text = await self._by_llm(parts.prompt, cap)
+        if text is not None:
+            found = digest.Digest(f"{head}\n{text}", [])
+        else:
+            found = await asyncio.to_thread(digest.extract, self.tokens, parts.lines, head, cap)
+        tokens = await asyncio.to_thread(self.tokens.count, found.content)
+        await repository.add_summary(
+            SessionSummary(
+                id=uuid.uuid4(),
+                session_id=session_id,
+                depth=at.depth,
+                first_seq=at.first_seq,
+                last_seq=at.last_seq,
+                message_count=parts.messages,
+                first_message_at=parts.first_at,
+                last_message_at=parts.last_at,
+                content=found.content,
+                tokens=tokens,
+                method="extractive" if text is None else "llm",
+                quoted_seqs=found.quoted_seqs,
+            )
+        )
+
+    async def _parts(
+        self, repository: SessionRepository, session_id: uuid.UUID, at: Place
+    ) -> _Parts:
+        if at.depth == 1:
+            rows = await repository.page(
+                session_id, after=at.first_seq - 1, limit=self.settings.span
+            )
+            triples = [(m.seq, m.role, m.content) for m in rows]
+            return _Parts(
+                await asyncio.to_thread(digest.message_lines, triples),
+                digest.prompt_text([(m.role, m.content) for m in rows]),
+                len(rows),
+                rows[0].created_at,
+                rows[-1].created_at,
+            )
+        size = (at.last_seq - at.first_seq + 1) // self.settings.fanout
+        firsts = [(at.depth - 1, at.first_seq + i * size) for i in range(self.settings.fanout)]
+        found = await repository.summaries_at(session_id, firsts)
+        return _Parts(
+            digest.summary_lines([(p.content, p.quoted_seqs) for p in found]),
+            "\n\n".join(p.content for p in found),
+            sum(p.message_count for p in found),
+            found[0].first_message_at,
+            found[-1].last_message_at,
+        )
+
+    async def _by_llm(self, prompt: str, cap: int) -> str | None:
+        """The LLM's summary; None without one, while it is away, or when it refuses the span
+        (the extractive summary stands in: faults delay nothing)."""
+        if self.llm is None:
+            return None
+        try:
+            return await self.llm.summarize(prompt, cap)
+        except (ProviderUnavailable, ProviderRejected) as exc:
+            log.warning("sessions.summary_extractive", reason=str(exc)[:200])
+            return None
