@@ -2,23 +2,31 @@
 selection can use), selected on a thread (`history.py`), the evicted messages the input clearly
 refers to recalled into the context (`recall.py`), and accounted for the manifest.
 
-A later step slots in here: the summaries of evicted spans go before the kept messages, inside
-the same budget.
+Then the summaries of evicted spans go before the kept messages, inside the same budget
+(`summaries.py`): made in the background, only read here, in one statement.
 """
 
 import asyncio
 import uuid
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.clock import Clock
 from app.context.history import HistoryChoice, HistoryMessage, reach, select_history
 from app.context.recall import Recall, RecallHit, recall_into, words_needed
+from app.context.summaries import (
+    SpanSummary,
+    as_message,
+    first_kept_after_sinks,
+    place,
+    reserve,
+    wants_summaries,
+)
 from app.context.types import Tokens
 from app.context.window import available
-from app.core.config import WindowSettings
+from app.core.config import ContextSettings, WindowSettings
 from app.sessions.models import ConversationSession
 from app.sessions.repository import SessionRepository
 
@@ -27,8 +35,9 @@ _NONE = HistoryChoice(kept=(), sinks=0, fresh_tail=0, tokens=0)
 
 @dataclass(frozen=True)
 class History:
-    """A session's history as a build chose it, within `budget` chat tokens, and the context's
-    whole text with the messages it recalled."""
+    """A session's history as a build chose it, within `budget` chat tokens: the messages
+    kept, the summaries placed before them (with their chat tokens), and the context's whole
+    text with the messages it recalled."""
 
     session_id: str
     in_session: int
@@ -36,6 +45,13 @@ class History:
     budget: int
     choice: HistoryChoice
     recall: Recall
+    summaries: tuple[SpanSummary, ...] = ()
+    summary_tokens: tuple[int, ...] = ()
+
+    @property
+    def tokens(self) -> int:
+        """Of `messages` as a chat request: the kept messages and the summaries."""
+        return self.choice.tokens + sum(self.summary_tokens)
 
 
 @dataclass(frozen=True)
@@ -56,12 +72,13 @@ async def history(
     window: WindowSettings,
     built: ForInput,
     *,
-    recall_max: int,
+    settings: ContextSettings,
     clock: Clock,
 ) -> History:
-    """The messages of the agent's session that fit what the context left of available, and
-    at most `recall_max` evicted ones the input clearly refers to; none for a session that has
-    no message yet (its first message creates it: building before is no error)."""
+    """The messages of the agent's session that fit what the context left of available, at
+    most `recall_max` evicted ones the input clearly refers to, and the summaries of evicted
+    spans; none for a session that has no message yet (its first message creates it: building
+    before is no error)."""
     repository = SessionRepository(session)
     conversation = await repository.get(agent_id, session_id)
     budget = available(window) - built.tokens
@@ -71,10 +88,42 @@ async def history(
     choice = await _select(repository, conversation, tokens, window, budget)
     clock.lap("history")
     found = History(session_id, conversation.message_count, window, budget, choice, unchanged)
+    recall_max = settings.recall_max
     if recall_max and built.words and found.in_session > len(choice.kept):
         found = await _recall(repository, conversation.id, tokens, found, built, recall_max)
         clock.lap("recall")
+    if wants_summaries(found.choice, found.in_session):
+        found = await _summaries(repository, conversation.id, tokens, found, settings)
+        clock.lap("summaries")
     return found
+
+
+async def _summaries(
+    repository: SessionRepository,
+    conversation_id: uuid.UUID,
+    tokens: Tokens,
+    found: History,
+    settings: ContextSettings,
+) -> History:
+    """The coarsest summaries of the evicted messages before the first one kept, newest first
+    while they fit, in the summaries' share of the budget and what the messages leave."""
+    share = settings.summaries.share
+    shrunk = await asyncio.to_thread(reserve, tokens, found.choice, found.budget, share)
+    before = first_kept_after_sinks(shrunk, found.in_session)
+    rows = await repository.covering(conversation_id, before)
+    if not rows:
+        return found
+    summaries = [
+        SpanSummary(r.depth, r.first_seq, r.last_seq, r.messages, r.content, tuple(r.quoted_seqs))
+        for r in rows
+    ]
+    placed = await asyncio.to_thread(place, tokens, found.choice, shrunk, summaries, found.budget)
+    return replace(
+        found,
+        choice=placed.choice,
+        summaries=placed.summaries,
+        summary_tokens=placed.summary_tokens,
+    )
 
 
 async def _select(
@@ -153,7 +202,17 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
         "kept": len(choice.kept),
         "evicted": found.in_session - len(choice.kept),
         "first_kept_seq": after_sinks[0] if after_sinks else None,
-        "summaries": [],
+        "summaries": [
+            {
+                "first_seq": summary.first_seq,
+                "last_seq": summary.last_seq,
+                "depth": summary.depth,
+                "messages": summary.messages,
+                "tokens": cost,
+                "quoted_seqs": list(summary.quoted_seqs),
+            }
+            for summary, cost in zip(found.summaries, found.summary_tokens, strict=True)
+        ],
         "recalled": [
             {
                 "seq": hit.message.seq,
@@ -164,7 +223,7 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
             for hit, line in zip(found.recall.hits, found.recall.line_tokens, strict=True)
         ],
         "recalled_tokens": found.recall.added,
-        "tokens": choice.tokens,
+        "tokens": found.tokens,
         "window": window.model_dump()
         | {
             "available": available(window),
@@ -176,7 +235,9 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
 
 
 def chat_messages(found: History) -> list[dict[str, object]]:
-    """The kept messages in the OpenAI chat format."""
+    """The kept messages in the OpenAI chat format, the summaries after the sinks."""
+    kept, sinks = found.choice.kept, found.choice.sinks
+    summaries = [as_message(summary) for summary in found.summaries]
     return [
         {
             "role": m.role,
@@ -184,5 +245,5 @@ def chat_messages(found: History) -> list[dict[str, object]]:
             "name": m.name,
             "tool_call_id": m.tool_call_id,
         }
-        for m in found.choice.kept
+        for m in (*kept[:sinks], *summaries, *kept[sinks:])
     ]

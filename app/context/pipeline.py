@@ -243,7 +243,7 @@ async def build(
             request.session_id,
             window,
             conversation.ForInput(assembly.text, assembly.tokens, gathered.words.terms),
-            recall_max=settings.recall_max,
+            settings=settings,
             clock=clock,
         )
     built = Built(

@@ -210,7 +210,7 @@ class SummarySettings(BaseModel):
     span: int = Field(default=20, ge=2, le=1000)
     # Depth d + 1 summarizes this many consecutive depth-d summaries.
     fanout: int = Field(default=5, ge=2, le=100)
-    # The tokens of a depth-1 summary's text at most; depth d may take d times as many.
+    # The tokens of a summary's text at most, at every depth: coarser ones compress more.
     max_tokens: int = Field(default=160, ge=16, le=4000)
     # Summaries one job makes at most before it queues the session's next one.
     per_job: int = Field(default=20, ge=1, le=1000)

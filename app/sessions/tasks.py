@@ -90,7 +90,7 @@ class SummarizeSpans:
 
     async def _make(self, repository: SessionRepository, session_id: uuid.UUID, at: Place) -> None:
         parts = await self._parts(repository, session_id, at)
-        cap = self.settings.max_tokens * at.depth
+        cap = self.settings.max_tokens
         head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
         text = await self._by_llm(parts.prompt, cap)
         if text is not None:
