@@ -1,5 +1,6 @@
 """Summaries of a session's older messages: depth 1 of aligned blocks of messages, depth d + 1
-of consecutive depth-d summaries; one per (session, depth, first_seq).
+of consecutive depth-d summaries, depth 0 of one long assistant or tool message; one per
+(session, depth, first_seq).
 
 Revision ID: 0013
 Revises: 0012
@@ -38,7 +39,7 @@ def upgrade() -> None:
             "created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False
         ),
         sa.CheckConstraint("method IN ('extractive', 'llm')", name="ck_session_summary_method"),
-        sa.CheckConstraint("depth >= 1 AND first_seq <= last_seq", name="ck_session_summary_span"),
+        sa.CheckConstraint("depth >= 0 AND first_seq <= last_seq", name="ck_session_summary_span"),
         sa.ForeignKeyConstraint(
             ["session_id"],
             ["conversation_session.id"],

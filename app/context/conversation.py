@@ -8,8 +8,8 @@ Then the summaries of evicted spans go before the kept messages, inside the same
 
 import asyncio
 import uuid
-from collections.abc import Collection
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -47,6 +47,8 @@ class History:
     recall: Recall
     summaries: tuple[SpanSummary, ...] = ()
     summary_tokens: tuple[int, ...] = ()
+    # The long messages' own summaries the selection could use, by seq.
+    short: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def tokens(self) -> int:
@@ -85,9 +87,11 @@ async def history(
     unchanged = Recall(built.context, built.tokens)
     if conversation is None:
         return History(session_id, 0, window, budget, _NONE, unchanged)
-    choice = await _select(repository, conversation, tokens, window, budget)
+    long = settings.summaries.long_message_tokens
+    choice, short = await _select(repository, conversation, tokens, window, budget, long)
     clock.lap("history")
-    found = History(session_id, conversation.message_count, window, budget, choice, unchanged)
+    count = conversation.message_count
+    found = History(session_id, count, window, budget, choice, unchanged, short=short)
     recall_max = settings.recall_max
     if recall_max and built.words and found.in_session > len(choice.kept):
         found = await _recall(repository, conversation.id, tokens, found, built, recall_max)
@@ -132,7 +136,10 @@ async def _select(
     tokens: Tokens,
     window: WindowSettings,
     budget: int,
-) -> HistoryChoice:
+    long: int,
+) -> tuple[HistoryChoice, dict[int, str]]:
+    """The selection, and the summaries of their own of the long assistant and tool messages
+    it read (one more statement, only when there are such messages)."""
     count = conversation.message_count
     rows = await repository.ends(
         conversation.id, first=window.sinks, last_from=count - reach(budget, window.fresh_tail)
@@ -140,15 +147,19 @@ async def _select(
     messages = [
         HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id) for row in rows
     ]
+    longs = [r.seq for r in rows if long and r.role in ("assistant", "tool") and r.tokens > long]
+    short = await repository.short_forms(conversation.id, longs) if longs else {}
     # Tokenizing a long session is CPU work: off the event loop.
-    return await asyncio.to_thread(
+    choice = await asyncio.to_thread(
         select_history,
         tokens,
         messages,
         budget,
         sinks=window.sinks,
         fresh_tail=window.fresh_tail,
+        short=short,
     )
+    return choice, short
 
 
 async def _recall(
@@ -223,6 +234,9 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
             for hit, line in zip(found.recall.hits, found.recall.line_tokens, strict=True)
         ],
         "recalled_tokens": found.recall.added,
+        "shown_by_summary": [
+            m.seq for m in choice.kept if found.short.get(m.seq, None) == m.content
+        ],
         "tokens": found.tokens,
         "window": window.model_dump()
         | {

@@ -117,6 +117,11 @@ class HistoryRead(BaseModel):
         description="What the recalled section added to `context`: its tokens less "
         "totals.used (the memory context's alone)."
     )
+    shown_by_summary: list[int] = Field(
+        default_factory=list,
+        description="seqs of the long assistant and tool messages shown by their own summary "
+        "(`[Summarized: n tokens] …`) because they did not fit whole; user messages never are.",
+    )
     tokens: int = Field(
         description="Of `messages` as a chat request counts them in the target model's "
         "encoding: 3 per message, its role, content, name (+1) and tool_call_id, and 3 for "

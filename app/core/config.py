@@ -217,6 +217,9 @@ class SummarySettings(BaseModel):
     # Share of the history's budget kept for summaries when messages were evicted; what they
     # do not use goes back to the evictable messages.
     share: float = Field(default=0.2, ge=0, le=1)
+    # An assistant's or tool's message longer than this gets a summary of its own (depth 0),
+    # shown in its place in a build when it does not fit whole; 0: none.
+    long_message_tokens: int = Field(default=400, ge=0)
 
 
 class ContextSettings(BaseModel):

@@ -82,14 +82,15 @@ class SessionMessage(Base):
 
 class SessionSummary(Base):
     """A summary of the session's messages `first_seq` to `last_seq`: of the messages at depth
-    1, of `fanout` consecutive summaries of depth d at depth d + 1 (`app.sessions.spans`)."""
+    1, of `fanout` consecutive summaries of depth d at depth d + 1 (`app.sessions.spans`); at
+    depth 0, of one long assistant or tool message, shown in its place under pressure."""
 
     __tablename__ = "session_summary"
     __table_args__ = (
         # Made at most once per place: workers racing on a session insert it once.
         UniqueConstraint("session_id", "depth", "first_seq"),
         CheckConstraint("method IN ('extractive', 'llm')", name="method"),
-        CheckConstraint("depth >= 1 AND first_seq <= last_seq", name="span"),
+        CheckConstraint("depth >= 0 AND first_seq <= last_seq", name="span"),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)

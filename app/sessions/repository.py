@@ -30,7 +30,8 @@ _RECALL = text(
 # The summaries wholly before :before that no coarser one wholly before it contains.
 _COVERING = text(
     "SELECT s.depth, s.first_seq, s.last_seq, s.message_count, s.content, s.quoted_seqs "
-    "FROM session_summary s WHERE s.session_id = :session AND s.last_seq < :before "
+    "FROM session_summary s WHERE s.session_id = :session AND s.depth >= 1 "
+    "AND s.last_seq < :before "
     "AND NOT EXISTS (SELECT 1 FROM session_summary p WHERE p.session_id = :session "
     "AND p.depth > s.depth AND p.first_seq <= s.first_seq AND p.last_seq >= s.last_seq "
     "AND p.last_seq < :before) ORDER BY s.last_seq DESC"
@@ -201,7 +202,7 @@ class SessionRepository:
         return list(
             await self.session.scalars(
                 select(SessionSummary)
-                .where(SessionSummary.session_id == session_id)
+                .where(SessionSummary.session_id == session_id, SessionSummary.depth >= 1)
                 .order_by(SessionSummary.depth.desc(), SessionSummary.first_seq)
             )
         )
@@ -212,6 +213,39 @@ class SessionRepository:
         (session, depth, first_seq) index."""
         rows = await self.session.execute(_COVERING, {"session": session_id, "before": before})
         return [FoundSummary(*row) for row in rows]
+
+    async def long_unsummarized(
+        self, session_id: uuid.UUID, min_tokens: int, limit: int
+    ) -> list[SessionMessage]:
+        """The session's assistant and tool messages over `min_tokens` without a summary of
+        their own (depth 0), oldest first."""
+        summarized = select(SessionSummary.first_seq).where(
+            SessionSummary.session_id == session_id, SessionSummary.depth == 0
+        )
+        return list(
+            await self.session.scalars(
+                select(SessionMessage)
+                .where(
+                    SessionMessage.session_id == session_id,
+                    SessionMessage.role.in_(("assistant", "tool")),
+                    SessionMessage.tokens > min_tokens,
+                    SessionMessage.seq.not_in(summarized),
+                )
+                .order_by(SessionMessage.seq)
+                .limit(limit)
+            )
+        )
+
+    async def short_forms(self, session_id: uuid.UUID, seqs: Sequence[int]) -> dict[int, str]:
+        """The summaries of their own (depth 0) of the session's messages at these seqs."""
+        rows = await self.session.execute(
+            select(SessionSummary.first_seq, SessionSummary.content).where(
+                SessionSummary.session_id == session_id,
+                SessionSummary.depth == 0,
+                SessionSummary.first_seq.in_(seqs),
+            )
+        )
+        return {row[0]: row[1] for row in rows}
 
     async def flush(self) -> None:
         await self.session.flush()

@@ -125,7 +125,11 @@ async def append_messages(
     conversation.token_count += sum(counts)
     await repository.flush()
     span, tail = context.summaries.span, context.window.fresh_tail
-    if completes_a_block(first, conversation.message_count, tail, span):
+    long = context.summaries.long_message_tokens
+    has_long = long > 0 and any(
+        m.role in ("assistant", "tool") and m.tokens > long for m in messages
+    )
+    if has_long or completes_a_block(first, conversation.message_count, tail, span):
         await JobRepository(session).enqueue_for_session(
             conversation.id, "summarize_spans", max_attempts=max_attempts
         )

@@ -1,4 +1,5 @@
-"""Background work on sessions: the summaries of their older spans (`spans.py`)."""
+"""Background work on sessions: the summaries of their older spans (`spans.py`), and of their
+long assistant and tool messages one by one (depth 0: shown in a message's place under pressure)."""
 
 import asyncio
 import uuid
@@ -13,7 +14,7 @@ from app.core.config import ContextSettings
 from app.core.jobs import ClaimedJob, JobRepository
 from app.core.worker import ProviderGate
 from app.providers.errors import ProviderRejected, ProviderUnavailable
-from app.providers.summarizer import GuardedSummarizer
+from app.providers.summarizer import ExtractiveSummarizer, GuardedSummarizer
 from app.providers.tokenizer import TokenCounter
 from app.sessions import digest
 from app.sessions.models import SessionSummary
@@ -33,6 +34,7 @@ class _Parts:
     messages: int
     first_at: datetime
     last_at: datetime
+    message_tokens: int = 0  # of the one message a depth-0 summary stands for
 
 
 class SummarizeSpans:
@@ -53,6 +55,7 @@ class SummarizeSpans:
         max_attempts: int,
     ) -> None:
         self.tokens = tokens
+        self.extractive = ExtractiveSummarizer(tokens)
         self.llm = llm
         self.settings = settings.summaries
         self.fresh_tail = settings.window.fresh_tail
@@ -75,8 +78,17 @@ class SummarizeSpans:
             conversation = await repository.by_id(job.subject_id)
             count = conversation.message_count if conversation else 0
             existing = await repository.summary_places(job.subject_id)
-        s = self.settings
-        places = list(due(count, self.fresh_tail, s.span, s.fanout, existing))
+            s = self.settings
+            longs = (
+                await repository.long_unsummarized(
+                    job.subject_id, s.long_message_tokens, s.per_job + 1
+                )
+                if s.long_message_tokens
+                else []
+            )
+        # The long messages' own summaries first: a build can use them at once.
+        places = [Place(0, m.seq, m.seq) for m in longs]
+        places += due(count, self.fresh_tail, s.span, s.fanout, existing)
         for place in places[: s.per_job]:
             async with sessionmaker.begin() as session:
                 await self._make(SessionRepository(session), job.subject_id, place)
@@ -91,11 +103,16 @@ class SummarizeSpans:
     async def _make(self, repository: SessionRepository, session_id: uuid.UUID, at: Place) -> None:
         parts = await self._parts(repository, session_id, at)
         cap = self.settings.max_tokens
-        head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
         text = await self._by_llm(parts.prompt, cap)
-        if text is not None:
+        if at.depth == 0:  # one message: its sentences, under the tokens it stands for
+            head = f"[Summarized: {parts.message_tokens:,} tokens]"
+            body = text or await asyncio.to_thread(self.extractive.summarize, parts.prompt, cap)
+            found = digest.Digest(f"{head} {body}", [] if text else [at.first_seq])
+        elif text is not None:
+            head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
             found = digest.Digest(f"{head}\n{text}", [])
         else:
+            head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
             found = await asyncio.to_thread(digest.extract, self.tokens, parts.lines, head, cap)
         tokens = await asyncio.to_thread(self.tokens.count, found.content)
         await repository.add_summary(
@@ -118,11 +135,13 @@ class SummarizeSpans:
     async def _parts(
         self, repository: SessionRepository, session_id: uuid.UUID, at: Place
     ) -> _Parts:
-        if at.depth == 1:
-            rows = await repository.page(
-                session_id, after=at.first_seq - 1, limit=self.settings.span
-            )
+        if at.depth <= 1:
+            span = self.settings.span if at.depth else 1
+            rows = await repository.page(session_id, after=at.first_seq - 1, limit=span)
             triples = [(m.seq, m.role, m.content) for m in rows]
+            if at.depth == 0:
+                (row,) = rows
+                return _Parts([], row.content, 1, row.created_at, row.created_at, row.tokens)
             return _Parts(
                 await asyncio.to_thread(digest.message_lines, triples),
                 digest.prompt_text([(m.role, m.content) for m in rows]),

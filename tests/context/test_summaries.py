@@ -22,6 +22,11 @@ from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 from app.sessions.spans import due
 from tests.context.test_history import chat_request_tokens, contents, sessions
 
+RANDOM_SESSIONS = settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+BUDGETS = st.one_of(st.integers(0, 200), st.integers(0, 20_000))
+
 
 def covering(summaries: Sequence[SpanSummary], before: int) -> list[SpanSummary]:
     """`SessionRepository.covering` on plain data: the coarsest wholly before `before`."""
@@ -56,13 +61,11 @@ def stored_summaries(draw: st.DrawFn, count: int) -> list[SpanSummary]:
     return made
 
 
-@settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@RANDOM_SESSIONS
 @given(
     data=st.data(),
     messages=sessions(),
-    budget=st.one_of(st.integers(0, 200), st.integers(0, 20_000)),
+    budget=BUDGETS,
     sinks=st.integers(0, 6),
     fresh_tail=st.integers(0, 40),
     share=st.floats(0, 1),
@@ -126,3 +129,42 @@ def test_the_coarsest_summaries_newest_first_in_their_share(token_counter: Token
     assert placed.summary_tokens == (5, 5, 5, 5)
     assert first_kept_after_sinks(placed.choice, 100) == 84  # 10 evictable in 130 tokens
     assert placed.tokens == 3 + 18 * 7 + 4 * 5 <= 150
+
+
+@RANDOM_SESSIONS
+@given(
+    data=st.data(),
+    messages=sessions(),
+    budget=BUDGETS,
+    sinks=st.integers(0, 6),
+    fresh_tail=st.integers(0, 40),
+    encoding=st.sampled_from(ENCODINGS),
+)
+def test_long_messages_shown_by_their_summaries_keep_the_promise(
+    token_counter: TokenCounter,
+    data: st.DataObject,
+    messages: list[HistoryMessage],
+    budget: int,
+    sinks: int,
+    fresh_tail: int,
+    encoding: EncodingName,
+) -> None:
+    tokens = token_counter.bound(encoding)
+    # Any message may have a summary of its own: only an assistant's or a tool's is ever used.
+    short = {
+        m.seq: "[Summarized] " + data.draw(contents) for m in messages if data.draw(st.booleans())
+    }
+    choice = select_history(
+        tokens, messages, budget, sinks=sinks, fresh_tail=fresh_tail, short=short
+    )
+    assert chat_request_tokens(token_counter, encoding, choice.kept) == choice.tokens <= budget
+    for kept in choice.kept:
+        whole = messages[kept.seq]
+        if kept != whole:
+            assert whole.role in ("assistant", "tool")
+            assert kept == HistoryMessage(
+                whole.seq, whole.role, short[whole.seq], whole.name, whole.tool_call_id
+            )
+    # Never fewer evictable messages than without summaries: they only go on with the fill.
+    plain = select_history(tokens, messages, budget, sinks=sinks, fresh_tail=fresh_tail)
+    assert len(choice.kept) >= len(plain.kept)

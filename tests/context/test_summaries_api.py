@@ -26,7 +26,9 @@ WINDOW = {
 }
 
 
-async def build(client: httpx.AsyncClient, tenancy: Tenancy) -> dict[str, Any]:
+async def build(
+    client: httpx.AsyncClient, tenancy: Tenancy, window: dict[str, Any] = WINDOW
+) -> dict[str, Any]:
     response = await client.post(
         "/context/build",
         headers=tenancy.headers,
@@ -35,7 +37,7 @@ async def build(client: httpx.AsyncClient, tenancy: Tenancy) -> dict[str, Any]:
             "input": "Where are we?",
             "model": "gpt-4o",
             "session_id": "long-1",
-            "window": WINDOW,
+            "window": window,
         },
     )
     assert response.status_code == 200, response.text
@@ -102,3 +104,39 @@ async def test_a_build_makes_no_summary(
     keeps_the_promise(providers, await build(client, tenancy))
     async with sessionmaker() as session:
         assert await session.scalar(select(func.count()).select_from(SessionSummary)) == 0
+
+
+async def test_under_pressure_long_tool_output_is_shown_by_its_summary(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker, providers: Providers
+) -> None:
+    await put_agent(client, tenancy, "newton")
+    log = " ".join(
+        f"Step {i}: the migration copied {i * 1000} rows of invoices." for i in range(80)
+    )
+    pasted = "Here is the whole stack trace again. " * 60
+    said: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are Newton."},
+        {"role": "user", "content": "Run the invoice migration."},
+        {"role": "user", "content": pasted},  # a long user message: never rewritten
+        {"role": "assistant", "content": "Running it now."},
+        {"role": "tool", "content": log, "tool_call_id": "call_1"},  # far over 400 tokens
+        *[{"role": ("user", "assistant")[i % 2], "content": f"Short turn {i}."} for i in range(6)],
+    ]
+    response = await client.post(
+        "/agents/newton/sessions/long-1/messages", json={"messages": said}, headers=tenancy.headers
+    )
+    assert response.status_code == 201, response.text
+    await worker.drain()
+    result = await build(client, tenancy, WINDOW | {"total": 1100})
+    keeps_the_promise(providers, result)
+    history, messages = result["history"], result["messages"]
+    assert history["shown_by_summary"] == [4]
+    tool = next(m for m in messages if m["role"] == "tool")
+    assert tool["tool_call_id"] == "call_1"
+    assert tool["content"].startswith("[Summarized: ")
+    assert providers.tokens.count(tool["content"], "o200k_base") < 200
+    # The fill went on past it; the long user message was not rewritten: it is kept whole or
+    # evicted.
+    assert all(
+        m["content"] in {s["content"] for s in said} for m in messages if m["role"] == "user"
+    )
