@@ -16,7 +16,8 @@ from app.core.worker import Handler, Worker
 from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model
 from app.memories.tasks import EmbedMemories, SummarizeMemory
 from app.providers.container import Providers, build_providers
-from app.sessions.tasks import EmbedMessages
+from app.sessions.tasks import SummarizeSpans
+from app.sessions.vectors import EmbedMessages
 
 log = structlog.get_logger(__name__)
 
@@ -112,6 +113,9 @@ def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:
         EmbedMemories(providers.embedder, settings.embeddings.batch_size),
         EmbedMessages(
             providers.embedder, settings.embeddings.batch_size, settings.worker.max_attempts
+        ),
+        SummarizeSpans(
+            providers.tokens, providers.llm, settings.context, settings.worker.max_attempts
         ),
     ]
     if providers.llm is not None:

@@ -2,20 +2,28 @@
 selection can use), selected on a thread (`history.py`), the evicted messages the input clearly
 refers to recalled into the context (`recall.py`), and accounted for the manifest.
 
-A later step slots in here: the summaries of evicted spans go before the kept messages, inside
-the same budget.
+Then the summaries of evicted spans go before the kept messages, inside the same budget
+(`summaries.py`): made in the background, only read here, in one statement.
 """
 
 import asyncio
 import uuid
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.clock import Clock
 from app.context.history import HistoryChoice, HistoryMessage, reach, select_history
 from app.context.recall import Found, Recall, RecallHit, recall_into, words_needed
+from app.context.summaries import (
+    SpanSummary,
+    as_message,
+    first_kept_after_sinks,
+    place,
+    reserve,
+    wants_summaries,
+)
 from app.context.types import Tokens, Vector
 from app.context.window import available
 from app.core.config import ContextSettings, WindowSettings
@@ -27,8 +35,9 @@ _NONE = HistoryChoice(kept=(), sinks=0, fresh_tail=0, tokens=0)
 
 @dataclass(frozen=True)
 class History:
-    """A session's history as a build chose it, within `budget` chat tokens, and the context's
-    whole text with the messages it recalled."""
+    """A session's history as a build chose it, within `budget` chat tokens: the messages
+    kept, the summaries placed before them (with their chat tokens), and the context's whole
+    text with the messages it recalled."""
 
     session_id: str
     in_session: int
@@ -36,6 +45,15 @@ class History:
     budget: int
     choice: HistoryChoice
     recall: Recall
+    summaries: tuple[SpanSummary, ...] = ()
+    summary_tokens: tuple[int, ...] = ()
+    # The long messages' own summaries the selection could use, by seq.
+    short: Mapping[int, str] = field(default_factory=dict)
+
+    @property
+    def tokens(self) -> int:
+        """Of `messages` as a chat request: the kept messages and the summaries."""
+        return self.choice.tokens + sum(self.summary_tokens)
 
 
 @dataclass(frozen=True)
@@ -60,23 +78,57 @@ async def history(
     settings: ContextSettings,
     clock: Clock,
 ) -> History:
-    """The messages of the agent's session that fit what the context left of available, and
-    at most `settings.recall_max` evicted ones the input clearly refers to; none for a session
-    that has no message yet (its first message creates it: building before is no error)."""
+    """The messages of the agent's session that fit what the context left of available, at
+    most `settings.recall_max` evicted ones the input clearly refers to, and the summaries of
+    evicted spans; none for a session that has no message yet (its first message creates it:
+    building before is no error)."""
     repository = SessionRepository(session)
     conversation = await repository.get(agent_id, session_id)
     budget = available(window) - built.tokens
     unchanged = Recall(built.context, built.tokens)
     if conversation is None:
         return History(session_id, 0, window, budget, _NONE, unchanged)
-    choice = await _select(repository, conversation, tokens, window, budget)
+    long = settings.summaries.long_message_tokens
+    choice, short = await _select(repository, conversation, tokens, window, budget, long)
     clock.lap("history")
-    found = History(session_id, conversation.message_count, window, budget, choice, unchanged)
+    count = conversation.message_count
+    found = History(session_id, count, window, budget, choice, unchanged, short=short)
     searchable = built.words or built.vector is not None
     if settings.recall_max and searchable and found.in_session > len(choice.kept):
         found = await _recall(repository, conversation.id, tokens, found, built, settings)
         clock.lap("recall")
+    if wants_summaries(found.choice, found.in_session):
+        found = await _summaries(repository, conversation.id, tokens, found, settings)
+        clock.lap("summaries")
     return found
+
+
+async def _summaries(
+    repository: SessionRepository,
+    conversation_id: uuid.UUID,
+    tokens: Tokens,
+    found: History,
+    settings: ContextSettings,
+) -> History:
+    """The coarsest summaries of the evicted messages before the first one kept, newest first
+    while they fit, in the summaries' share of the budget and what the messages leave."""
+    share = settings.summaries.share
+    shrunk = await asyncio.to_thread(reserve, tokens, found.choice, found.budget, share)
+    before = first_kept_after_sinks(shrunk, found.in_session)
+    rows = await repository.covering(conversation_id, before)
+    if not rows:
+        return found
+    summaries = [
+        SpanSummary(r.depth, r.first_seq, r.last_seq, r.messages, r.content, tuple(r.quoted_seqs))
+        for r in rows
+    ]
+    placed = await asyncio.to_thread(place, tokens, found.choice, shrunk, summaries, found.budget)
+    return replace(
+        found,
+        choice=placed.choice,
+        summaries=placed.summaries,
+        summary_tokens=placed.summary_tokens,
+    )
 
 
 async def _select(
@@ -85,7 +137,10 @@ async def _select(
     tokens: Tokens,
     window: WindowSettings,
     budget: int,
-) -> HistoryChoice:
+    long: int,
+) -> tuple[HistoryChoice, dict[int, str]]:
+    """The selection, and the summaries of their own of the long assistant and tool messages
+    it read (one more statement, only when there are such messages)."""
     count = conversation.message_count
     rows = await repository.ends(
         conversation.id, first=window.sinks, last_from=count - reach(budget, window.fresh_tail)
@@ -93,15 +148,19 @@ async def _select(
     messages = [
         HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id) for row in rows
     ]
+    longs = [r.seq for r in rows if long and r.role in ("assistant", "tool") and r.tokens > long]
+    short = await repository.short_forms(conversation.id, longs) if longs else {}
     # Tokenizing a long session is CPU work: off the event loop.
-    return await asyncio.to_thread(
+    choice = await asyncio.to_thread(
         select_history,
         tokens,
         messages,
         budget,
         sinks=window.sinks,
         fresh_tail=window.fresh_tail,
+        short=short,
     )
+    return choice, short
 
 
 async def _recall(
@@ -160,7 +219,17 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
         "kept": len(choice.kept),
         "evicted": found.in_session - len(choice.kept),
         "first_kept_seq": after_sinks[0] if after_sinks else None,
-        "summaries": [],
+        "summaries": [
+            {
+                "first_seq": summary.first_seq,
+                "last_seq": summary.last_seq,
+                "depth": summary.depth,
+                "messages": summary.messages,
+                "tokens": cost,
+                "quoted_seqs": list(summary.quoted_seqs),
+            }
+            for summary, cost in zip(found.summaries, found.summary_tokens, strict=True)
+        ],
         "recalled": [
             {
                 "seq": hit.message.seq,
@@ -173,7 +242,10 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
             for hit, line in zip(found.recall.hits, found.recall.line_tokens, strict=True)
         ],
         "recalled_tokens": found.recall.added,
-        "tokens": choice.tokens,
+        "shown_by_summary": [
+            m.seq for m in choice.kept if found.short.get(m.seq, None) == m.content
+        ],
+        "tokens": found.tokens,
         "window": window.model_dump()
         | {
             "available": available(window),
@@ -185,7 +257,9 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
 
 
 def chat_messages(found: History) -> list[dict[str, object]]:
-    """The kept messages in the OpenAI chat format."""
+    """The kept messages in the OpenAI chat format, the summaries after the sinks."""
+    kept, sinks = found.choice.kept, found.choice.sinks
+    summaries = [as_message(summary) for summary in found.summaries]
     return [
         {
             "role": m.role,
@@ -193,5 +267,5 @@ def chat_messages(found: History) -> list[dict[str, object]]:
             "name": m.name,
             "tool_call_id": m.tool_call_id,
         }
-        for m in found.choice.kept
+        for m in (*kept[:sinks], *summaries, *kept[sinks:])
     ]

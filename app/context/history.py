@@ -4,15 +4,17 @@ model counts a chat request. Pure.
 Seed 001's rule (Missy's ContextManager): the last `fresh_tail` messages are kept, and the first
 `sinks` (attention sinks, usually the instructions); the evictable prefix between them is filled
 newest first until the history's budget is used, and once a message does not fit, it and every
-older evictable message are evicted. Messages are never rewritten, only kept or evicted. When
+older evictable message are evicted. Under pressure (issue 17, seed 003), a long assistant or
+tool message that does not fit whole is shown by its own summary (`short`) when that fits, and
+the fill goes on; user and system messages are never rewritten, only kept or evicted. When
 the sinks and the fresh tail alone do not fit, the tail's oldest messages go first (never the
 last message), then the sinks, newest first; when not even the last message fits, none is kept.
 
 The promise: `chat_tokens` of the kept messages is at most the budget, for any session.
 """
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from app.context.types import Tokens
 
@@ -83,8 +85,11 @@ def select_history(
     *,
     sinks: int,
     fresh_tail: int,
+    short: Mapping[int, str] | None = None,
 ) -> HistoryChoice:
-    """The messages to send, from `messages` in seq order, within `budget` chat tokens."""
+    """The messages to send, from `messages` in seq order, within `budget` chat tokens; an
+    evictable assistant or tool message that does not fit whole may come as its `short` form
+    (its summary, by seq)."""
     costs = [message_tokens(tokens, message) for message in messages]
     count = len(messages)
     sink_count = min(sinks, count)
@@ -95,18 +100,33 @@ def select_history(
     # The reply's priming is paid once, here, whether the first message kept is protected or not.
     room = budget - REPLY_PRIMING - sum(costs[i] for i in protected)
     first_kept = tail_start
+    shown: dict[int, HistoryMessage] = {}  # messages shown by their summaries
     for index in range(tail_start - 1, sink_count - 1, -1):  # the evictable prefix, newest first
         if costs[index] > room:
-            break  # Missy's rule: this one and every older evictable message are evicted
+            shorter = _short_form(tokens, messages[index], short or {})
+            if shorter is None or shorter[1] > room:
+                break  # Missy's rule: this one and every older evictable message are evicted
+            shown[index], costs[index] = shorter
         room -= costs[index]
         first_kept = index
     kept = [*range(sink_count), *range(first_kept, count)]
     return HistoryChoice(
-        kept=tuple(messages[i] for i in kept),
+        kept=tuple(shown.get(i, messages[i]) for i in kept),
         sinks=sink_count,
         fresh_tail=count - tail_start,
         tokens=chat_tokens([costs[i] for i in kept]),
     )
+
+
+def _short_form(
+    tokens: Tokens, message: HistoryMessage, short: Mapping[int, str]
+) -> tuple[HistoryMessage, int] | None:
+    """The message shown by its own summary, and what it costs; None for a user's or system
+    message (never rewritten) or one without a summary."""
+    if message.role not in ("assistant", "tool") or message.seq not in short:
+        return None
+    shorter = replace(message, content=short[message.seq])
+    return shorter, message_tokens(tokens, shorter)
 
 
 def _under_pressure(

@@ -68,13 +68,18 @@ class WindowRead(WindowSettings):
 
 
 class SummaryUsed(BaseModel):
-    """A summary placed before the kept messages, standing for the evicted ones from
-    `first_seq` to `last_seq` (depth 1: of messages, 2: of summaries, …). None yet."""
+    """A summary placed before the kept messages, after the sinks, as a system message: it
+    stands for the evicted ones from `first_seq` to `last_seq` (depth 1: of messages, 2: of
+    summaries, …)."""
 
     first_seq: int
     last_seq: int
     depth: int
-    tokens: int
+    messages: int = Field(description="Messages it covers.")
+    tokens: int = Field(description="What it adds to `messages`: its chat message's tokens.")
+    quoted_seqs: list[int] = Field(
+        description="The messages whose sentences it quotes; empty for an LLM's summary."
+    )
 
 
 class RecalledMessage(BaseModel):
@@ -108,16 +113,28 @@ class HistoryRead(BaseModel):
     messages_in_session: int
     fresh_tail: int = Field(description="Messages kept as the fresh tail.")
     sinks: int = Field(description="Messages kept as attention sinks (the first ones).")
-    kept: int = Field(description="Messages in `messages`: sinks, evictable ones, fresh tail.")
+    kept: int = Field(
+        description="Messages of the session in `messages`: sinks, evictable ones, fresh tail "
+        "(summaries besides)."
+    )
     evicted: int
     first_kept_seq: int | None = Field(
         description="seq of the oldest message kept after the sinks; null when none is."
     )
-    summaries: list[SummaryUsed]
+    summaries: list[SummaryUsed] = Field(
+        description="In conversation order: the coarsest summaries of evicted messages before "
+        "the first kept one, newest first while they fit (a share of the history's budget is "
+        "kept for them; what they leave goes back to the evictable messages)."
+    )
     recalled: list[RecalledMessage] = Field(description="In conversation order.")
     recalled_tokens: int = Field(
         description="What the recalled section added to `context`: its tokens less "
         "totals.used (the memory context's alone)."
+    )
+    shown_by_summary: list[int] = Field(
+        default_factory=list,
+        description="seqs of the long assistant and tool messages shown by their own summary "
+        "(`[Summarized: n tokens] …`) because they did not fit whole; user messages never are.",
     )
     tokens: int = Field(
         description="Of `messages` as a chat request counts them in the target model's "

@@ -5,7 +5,7 @@ They are found (`SessionRepository.recall`, one statement), among the evicted me
 not sinks, by their words: those holding at least `CLEAR_REFERENCE_WORDS` distinct words of the
 input (as PostgreSQL stems them, stop words dropped), or its only word when it has one (a single
 shared word is too weak: most turns of a conversation share a word or two); and by their
-meaning: those whose vector (computed in the background, `app.sessions.tasks`) is at least
+meaning: those whose vector (computed in the background, `app.sessions.vectors`) is at least
 `CE_CONTEXT__RECALL_MIN_SIMILARITY` similar to the input's. Ranked by reciprocal rank fusion of
 the two orders (ts_rank, similarity): 1/(60 + rank) for each order a message is in, summed; a
 message found both ways comes first. A build without the input's vector (the embedder down or

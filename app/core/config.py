@@ -203,6 +203,25 @@ class WindowSettings(BaseModel):
         return self
 
 
+class SummarySettings(BaseModel):
+    """Summaries of a session's older messages, made in the background (`app.sessions.spans`)."""
+
+    # Depth 1 summarizes aligned blocks of this many messages: seqs [0, span), [span, 2 span) ...
+    span: int = Field(default=20, ge=2, le=1000)
+    # Depth d + 1 summarizes this many consecutive depth-d summaries.
+    fanout: int = Field(default=5, ge=2, le=100)
+    # The tokens of a summary's text at most, at every depth: coarser ones compress more.
+    max_tokens: int = Field(default=160, ge=16, le=4000)
+    # Summaries one job makes at most before it queues the session's next one.
+    per_job: int = Field(default=20, ge=1, le=1000)
+    # Share of the history's budget kept for summaries when messages were evicted; what they
+    # do not use goes back to the evictable messages.
+    share: float = Field(default=0.2, ge=0, le=1)
+    # An assistant's or tool's message longer than this gets a summary of its own (depth 0),
+    # shown in its place in a build when it does not fit whole; 0: none.
+    long_message_tokens: int = Field(default=400, ge=0)
+
+
 class ContextSettings(BaseModel):
     """Context assembly: budgets, search sizes, ranking weights and refresh triggers."""
 
@@ -238,6 +257,7 @@ class ContextSettings(BaseModel):
     # ...and an evicted message comes back by its meaning when its vector is at least this
     # similar to the input's (stricter than `min_similarity`: it costs the history room).
     recall_min_similarity: float = Field(default=0.55, ge=0, le=1)
+    summaries: SummarySettings = SummarySettings()
 
 
 class Settings(BaseSettings):

@@ -12,9 +12,9 @@ from app.providers.errors import ProviderRejected, from_openai_error
 from app.providers.openai_client import openai_client
 from app.providers.tokenizer import TokenCounter
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_WORD = re.compile(r"[a-z0-9]+")
-_STOPWORDS = frozenset(
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+WORD = re.compile(r"[a-z0-9]+")
+STOPWORDS = frozenset(
     (  # noqa: SIM905 - a word list reads best as one string
         "a an and are as at be been but by for from had has have he her his i if in into is it "
         "its me my of on or our she so than that the their them then there they this to was we "
@@ -34,15 +34,15 @@ class ExtractiveSummarizer:
         text = text.strip()
         if self._tokens.count(text) <= max_tokens:
             return text
-        sentences = list(dict.fromkeys(s.strip() for s in _SENTENCE.split(text) if s.strip()))
+        sentences = list(dict.fromkeys(s.strip() for s in SENTENCE.split(text) if s.strip()))
         if len(sentences) <= 1:
             return self._tokens.truncate(text, max_tokens)
         frequencies = Counter(
-            w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS and len(w) > 2
+            w for w in WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 2
         )
 
         def weight(index: int) -> float:
-            words = [w for w in _WORD.findall(sentences[index].lower()) if w in frequencies]
+            words = [w for w in WORD.findall(sentences[index].lower()) if w in frequencies]
             lead_bonus = 1.5 if index == 0 else 1.0  # the opening usually states the topic
             return lead_bonus * sum(frequencies[w] for w in words) / (len(words) + 4)
 

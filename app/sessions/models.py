@@ -16,7 +16,7 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
 )
-from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.dialects.postgresql import ARRAY, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
@@ -80,10 +80,43 @@ class SessionMessage(Base):
         TSVECTOR, Computed("to_tsvector('english'::regconfig, content)", persisted=True)
     )
     # Its content's vector, in the memories' embedding space (the recorded model, the same
-    # dimension): computed in the background (`app.sessions.tasks`), NULL until then and after
+    # dimension): computed in the background (`app.sessions.vectors`), NULL until then and after
     # a change of model; recall compares it with the input's by an exact scan of the session's
     # evicted rows (about 5 ms for 5,000 messages), so it needs no vector index.
     embedding: Mapped[Embedding | None] = mapped_column(VectorType())
     # Why the provider refused to embed it, alone: it is found by its words only, and the
     # background job does not ask again.
     embedding_refused: Mapped[str | None] = mapped_column(Text)
+
+
+class SessionSummary(Base):
+    """A summary of the session's messages `first_seq` to `last_seq`: of the messages at depth
+    1, of `fanout` consecutive summaries of depth d at depth d + 1 (`app.sessions.spans`); at
+    depth 0, of one long assistant or tool message, shown in its place under pressure."""
+
+    __tablename__ = "session_summary"
+    __table_args__ = (
+        # Made at most once per place: workers racing on a session insert it once.
+        UniqueConstraint("session_id", "depth", "first_seq"),
+        CheckConstraint("method IN ('extractive', 'llm')", name="method"),
+        CheckConstraint("depth >= 0 AND first_seq <= last_seq", name="span"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    session_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("conversation_session.id", ondelete="CASCADE")
+    )
+    depth: Mapped[int] = mapped_column(Integer)
+    first_seq: Mapped[int] = mapped_column(Integer)
+    last_seq: Mapped[int] = mapped_column(Integer)
+    message_count: Mapped[int] = mapped_column(Integer)
+    first_message_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_message_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    content: Mapped[str] = mapped_column(Text)
+    # Of `content` in the default encoding, as a message's `tokens`.
+    tokens: Mapped[int] = mapped_column(Integer)
+    method: Mapped[str] = mapped_column(String(16))
+    # The messages whose sentences an extractive summary quotes, one per line of it after the
+    # header, in order; empty for an LLM's.
+    quoted_seqs: Mapped[list[int]] = mapped_column(ARRAY(Integer))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

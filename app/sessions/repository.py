@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import Table, bindparam, or_, select, text, update
+from sqlalchemy import Table, bindparam, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
 from app.context.search_sql import ANY_WORD
 from app.core.vector import Embedding, VectorType
-from app.sessions.models import ConversationSession, SessionMessage
+from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
 
 # The session's messages from seq :from_seq to before :before found by their words (at least
 # :least of the input's, stemmed: through the (session, words) GIN index) or by their meaning
@@ -44,6 +44,28 @@ _RECALL = text(
     "f.score FROM found f JOIN session_message m ON m.id = f.id, q "
     "ORDER BY f.score DESC, m.seq LIMIT :limit"
 ).bindparams(bindparam("words", type_=ARRAY(String())), bindparam("vector", type_=VectorType()))
+
+
+# The summaries wholly before :before that no coarser one wholly before it contains.
+_COVERING = text(
+    "SELECT s.depth, s.first_seq, s.last_seq, s.message_count, s.content, s.quoted_seqs "
+    "FROM session_summary s WHERE s.session_id = :session AND s.depth >= 1 "
+    "AND s.last_seq < :before "
+    "AND NOT EXISTS (SELECT 1 FROM session_summary p WHERE p.session_id = :session "
+    "AND p.depth > s.depth AND p.first_seq <= s.first_seq AND p.last_seq >= s.last_seq "
+    "AND p.last_seq < :before) ORDER BY s.last_seq DESC"
+)
+
+
+class FoundSummary(NamedTuple):
+    """A summary a build can place before its kept messages."""
+
+    depth: int
+    first_seq: int
+    last_seq: int
+    messages: int
+    content: str
+    quoted_seqs: list[int]
 
 
 class FoundMessage(NamedTuple):
@@ -168,6 +190,93 @@ class SessionRepository:
             "limit": limit,
         }
         return [FoundMessage(*row) for row in await self.session.execute(_RECALL, bound)]
+
+    async def by_id(self, session_id: uuid.UUID) -> ConversationSession | None:
+        return await self.session.get(ConversationSession, session_id)
+
+    async def summary_places(self, session_id: uuid.UUID) -> set[tuple[int, int]]:
+        """(depth, first_seq) of the session's summaries."""
+        rows = await self.session.execute(
+            select(SessionSummary.depth, SessionSummary.first_seq).where(
+                SessionSummary.session_id == session_id
+            )
+        )
+        return {(row[0], row[1]) for row in rows}
+
+    async def summaries_at(
+        self, session_id: uuid.UUID, places: Sequence[tuple[int, int]]
+    ) -> list[SessionSummary]:
+        """The session's summaries at these (depth, first_seq), in conversation order."""
+        return list(
+            await self.session.scalars(
+                select(SessionSummary)
+                .where(
+                    SessionSummary.session_id == session_id,
+                    tuple_(SessionSummary.depth, SessionSummary.first_seq).in_(places),
+                )
+                .order_by(SessionSummary.first_seq)
+            )
+        )
+
+    async def add_summary(self, summary: SessionSummary) -> None:
+        """Store a summary, unless one is at its place already (another worker made it)."""
+        values = {c.key: getattr(summary, c.key) for c in SessionSummary.__table__.columns}
+        del values["created_at"]
+        await self.session.execute(
+            insert(SessionSummary)
+            .values(values)
+            .on_conflict_do_nothing(index_elements=["session_id", "depth", "first_seq"])
+        )
+
+    async def summaries(self, session_id: uuid.UUID) -> list[SessionSummary]:
+        """The session's summaries, coarsest first, in conversation order."""
+        return list(
+            await self.session.scalars(
+                select(SessionSummary)
+                .where(SessionSummary.session_id == session_id, SessionSummary.depth >= 1)
+                .order_by(SessionSummary.depth.desc(), SessionSummary.first_seq)
+            )
+        )
+
+    async def covering(self, session_id: uuid.UUID, before: int) -> list[FoundSummary]:
+        """The coarsest of the session's summaries of messages before seq `before`: those no
+        summary of a greater depth before it contains, newest first. One statement over the
+        (session, depth, first_seq) index."""
+        rows = await self.session.execute(_COVERING, {"session": session_id, "before": before})
+        return [FoundSummary(*row) for row in rows]
+
+    async def long_unsummarized(
+        self, session_id: uuid.UUID, min_tokens: int, limit: int
+    ) -> list[SessionMessage]:
+        """The session's assistant and tool messages over `min_tokens` without a summary of
+        their own (depth 0), oldest first."""
+        summarized = select(SessionSummary.first_seq).where(
+            SessionSummary.session_id == session_id, SessionSummary.depth == 0
+        )
+        return list(
+            await self.session.scalars(
+                select(SessionMessage)
+                .where(
+                    SessionMessage.session_id == session_id,
+                    SessionMessage.role.in_(("assistant", "tool")),
+                    SessionMessage.tokens > min_tokens,
+                    SessionMessage.seq.not_in(summarized),
+                )
+                .order_by(SessionMessage.seq)
+                .limit(limit)
+            )
+        )
+
+    async def short_forms(self, session_id: uuid.UUID, seqs: Sequence[int]) -> dict[int, str]:
+        """The summaries of their own (depth 0) of the session's messages at these seqs."""
+        rows = await self.session.execute(
+            select(SessionSummary.first_seq, SessionSummary.content).where(
+                SessionSummary.session_id == session_id,
+                SessionSummary.depth == 0,
+                SessionSummary.first_seq.in_(seqs),
+            )
+        )
+        return {row[0]: row[1] for row in rows}
 
     async def flush(self) -> None:
         await self.session.flush()

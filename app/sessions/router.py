@@ -52,6 +52,7 @@ async def append_messages(
         body.messages,
         tokens=providers.tokens,
         max_items=settings.api.batch_max_items,
+        context=settings.context,
         max_attempts=settings.worker.max_attempts,
         idempotency=idempotency_of(request, idempotency_key, body.model_dump_json()),
     )

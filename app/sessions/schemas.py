@@ -75,14 +75,17 @@ class MessageRead(BaseModel):
     tokens: int = Field(description="Tokens of `content` in the default encoding.")
 
 
-class SessionSummary(BaseModel):
+class SessionSummaryRead(BaseModel):
     """A summary standing for a span of older messages (summaries of summaries at depth > 1)."""
 
-    depth: int
+    depth: int = Field(description="1: of messages; d + 1: of depth-d summaries.")
+    first_seq: int
+    last_seq: int
     messages: int = Field(description="How many messages it covers.")
     start: datetime = Field(description="When the first message it covers was said.")
     end: datetime = Field(description="When the last message it covers was said.")
-    text: str
+    tokens: int = Field(description="Tokens of its text in the default encoding.")
+    method: Literal["extractive", "llm"]
 
 
 class SessionRead(BaseModel):
@@ -96,8 +99,9 @@ class SessionRead(BaseModel):
     tokens: int = Field(description="Tokens of all its messages' contents, default encoding.")
     first_message_at: datetime = Field(description="`created_at` of the first message (seq 0).")
     last_message_at: datetime = Field(description="`created_at` of the last message.")
-    summaries: list[SessionSummary] = Field(
-        description="Summaries of older messages, computed in the background (none yet)."
+    summaries: list[SessionSummaryRead] = Field(
+        description="Summaries of older messages, computed in the background: coarsest "
+        "first, then in conversation order."
     )
 
 

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.models import Agent
 from app.agents.service import get_agent
 from app.core.bodies import check_batch_size
+from app.core.config import ContextSettings
 from app.core.errors import NotFound
 from app.core.idempotency import Idempotency, IdempotencyRepository
 from app.core.jobs import JobRepository
@@ -24,8 +25,10 @@ from app.sessions.schemas import (
     MessagePage,
     MessageRead,
     SessionRead,
+    SessionSummaryRead,
     ToolMessageCreate,
 )
+from app.sessions.spans import completes_a_block
 from app.tenants.models import Tenant
 
 
@@ -69,7 +72,19 @@ async def _session_read(
         tokens=conversation.token_count,
         first_message_at=times[0],
         last_message_at=times[last],
-        summaries=[],
+        summaries=[
+            SessionSummaryRead(
+                depth=s.depth,
+                first_seq=s.first_seq,
+                last_seq=s.last_seq,
+                messages=s.message_count,
+                start=s.first_message_at,
+                end=s.last_message_at,
+                tokens=s.tokens,
+                method="llm" if s.method == "llm" else "extractive",
+            )
+            for s in await repository.summaries(conversation.id)
+        ],
     )
 
 
@@ -82,12 +97,14 @@ async def append_messages(
     *,
     tokens: TokenCounter,
     max_items: int,
+    context: ContextSettings,
     max_attempts: int,
     idempotency: Idempotency | None = None,
 ) -> MessageBatchRead:
     """Append messages in order to the session (created by its first message); all or none.
-    The session's `embed_messages` job is queued with them: their vectors come in the
-    background."""
+    The session's `embed_messages` job is queued with them (their vectors come in the
+    background), and its summaries job when the append completes a span older than the fresh
+    tail or holds a long assistant or tool message."""
     check_batch_size(items, max_items, "messages")
     stored = await IdempotencyRepository(session).replay(tenant.id, idempotency)
     if stored is not None:
@@ -111,6 +128,15 @@ async def append_messages(
     await JobRepository(session).enqueue_for_session(
         conversation.id, "embed_messages", max_attempts=max_attempts
     )
+    span, tail = context.summaries.span, context.window.fresh_tail
+    long = context.summaries.long_message_tokens
+    has_long = long > 0 and any(
+        m.role in ("assistant", "tool") and m.tokens > long for m in messages
+    )
+    if has_long or completes_a_block(first, conversation.message_count, tail, span):
+        await JobRepository(session).enqueue_for_session(
+            conversation.id, "summarize_spans", max_attempts=max_attempts
+        )
     response = MessageBatchRead(
         session=await _session_read(repository, conversation, agent),
         messages=[_message_read(message) for message in messages],

@@ -1,77 +1,172 @@
-"""Background work on sessions: the vectors of their messages, for recall by meaning."""
+"""Background work on sessions: the summaries of their older spans (`spans.py`), and of their
+long assistant and tool messages one by one (depth 0: shown in a message's place under pressure)."""
 
+import asyncio
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.config import ContextSettings
 from app.core.jobs import ClaimedJob, JobRepository
 from app.core.worker import ProviderGate
-from app.memories.tasks import check_model, embed_one_by_one
-from app.providers.embeddings import GuardedEmbedder
-from app.providers.errors import ProviderRejected
-from app.sessions.repository import MessageVectorRepository
+from app.providers.errors import ProviderRejected, ProviderUnavailable
+from app.providers.summarizer import ExtractiveSummarizer, GuardedSummarizer
+from app.providers.tokenizer import TokenCounter
+from app.sessions import digest
+from app.sessions.models import SessionSummary
+from app.sessions.repository import SessionRepository
+from app.sessions.spans import Place, due
 
 log = structlog.get_logger(__name__)
 
 
-class EmbedMessages:
-    """Embeds the messages of a session that have no vector yet, `batch_size` of them per
-    run in one provider call; the job is queued again while more remain."""
+@dataclass(frozen=True)
+class _Parts:
+    """What a summary is made of: its lines to quote, the text an LLM would read, and the
+    times of its first and last message."""
 
-    task = "embed_messages"
-    # One session per claim: its run is a provider call of up to `messages_per_run` texts.
+    lines: list[digest.Line]
+    prompt: str
+    messages: int
+    first_at: datetime
+    last_at: datetime
+    message_tokens: int = 0  # of the one message a depth-0 summary stands for
+
+
+class SummarizeSpans:
+    """Makes a session's missing span summaries: by the configured LLM when there is one and
+    it answers, else extractive. Several workers may run it on one session: a summary is
+    stored once (its place is unique) and the others' copies are dropped."""
+
+    task = "summarize_spans"
     batch_size = 1
+    # Never paused: while the LLM is away, the summaries are made extractive.
+    breaker: ProviderGate | None = None
 
-    def __init__(self, embedder: GuardedEmbedder, messages_per_run: int, max_attempts: int) -> None:
-        self.embedder = embedder
-        self.messages_per_run = messages_per_run
+    def __init__(
+        self,
+        tokens: TokenCounter,
+        llm: GuardedSummarizer | None,
+        settings: ContextSettings,
+        max_attempts: int,
+    ) -> None:
+        self.tokens = tokens
+        self.extractive = ExtractiveSummarizer(tokens)
+        self.llm = llm
+        self.settings = settings.summaries
+        self.fresh_tail = settings.window.fresh_tail
         self.max_attempts = max_attempts
-        self.breaker: ProviderGate | None = embedder.breaker
 
     async def run(
         self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
     ) -> Mapping[int, str]:
-        """Embed each job's session's next messages and store their vectors; raises to retry.
-
-        An outage (ProviderUnavailable) leaves the job to be retried, nothing lost. A batch the
-        provider rejects is embedded message by message; a message it refuses alone keeps the
-        reason and is found by its words only (the session's other messages are not held back).
-        """
+        """Make up to `per_job` missing summaries of each job's session, and queue the
+        session again when more are missing."""
         for job in jobs:
-            await self._embed_session(sessionmaker, job)
+            await self._session(sessionmaker, job)
         return {}
 
-    async def _embed_session(
+    async def _session(
         self, sessionmaker: async_sessionmaker[AsyncSession], job: ClaimedJob
     ) -> None:
-        session_id = job.subject_id
         async with sessionmaker() as session:
-            # One more than a run embeds: whether the job must come back.
-            found = await MessageVectorRepository(session).unembedded(
-                session_id, self.messages_per_run + 1
-            )
-        texts = dict(found[: self.messages_per_run])
-        vectors, refused = await self._embed(texts) if texts else ({}, {})
-        async with sessionmaker.begin() as session:
-            await check_model(session, self.embedder.model_name)
-            jobs = JobRepository(session)
-            if not await jobs.complete([job]):
-                return  # taken over by another claim: its vectors are the ones stored
-            await MessageVectorRepository(session).store(vectors, refused)
-            if len(found) > self.messages_per_run:
-                await jobs.enqueue_for_session(
-                    session_id, "embed_messages", max_attempts=self.max_attempts
+            repository = SessionRepository(session)
+            conversation = await repository.by_id(job.subject_id)
+            count = conversation.message_count if conversation else 0
+            existing = await repository.summary_places(job.subject_id)
+            s = self.settings
+            longs = (
+                await repository.long_unsummarized(
+                    job.subject_id, s.long_message_tokens, s.per_job + 1
                 )
-        if refused:
-            log.warning("messages.embedding_refused", session_id=str(session_id), reasons=refused)
+                if s.long_message_tokens
+                else []
+            )
+        # The long messages' own summaries first: a build can use them at once.
+        places = [Place(0, m.seq, m.seq) for m in longs]
+        places += due(count, self.fresh_tail, s.span, s.fanout, existing)
+        for place in places[: s.per_job]:
+            async with sessionmaker.begin() as session:
+                await self._make(SessionRepository(session), job.subject_id, place)
+        async with sessionmaker.begin() as session:
+            jobs = JobRepository(session)
+            if await jobs.complete([job]) and len(places) > s.per_job:
+                await jobs.enqueue_for_session(
+                    job.subject_id, "summarize_spans", max_attempts=self.max_attempts
+                )
+        log.info("sessions.summarized", made=min(len(places), s.per_job), due=len(places))
 
-    async def _embed(
-        self, texts: Mapping[uuid.UUID, str]
-    ) -> tuple[dict[uuid.UUID, list[float]], dict[uuid.UUID, str]]:
+    async def _make(self, repository: SessionRepository, session_id: uuid.UUID, at: Place) -> None:
+        parts = await self._parts(repository, session_id, at)
+        cap = self.settings.max_tokens
+        text = await self._by_llm(parts.prompt, cap)
+        if at.depth == 0:  # one message: its sentences, under the tokens it stands for
+            head = f"[Summarized: {parts.message_tokens:,} tokens]"
+            body = text or await asyncio.to_thread(self.extractive.summarize, parts.prompt, cap)
+            found = digest.Digest(f"{head} {body}", [] if text else [at.first_seq])
+        elif text is not None:
+            head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
+            found = digest.Digest(f"{head}\n{text}", [])
+        else:
+            head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
+            found = await asyncio.to_thread(digest.extract, self.tokens, parts.lines, head, cap)
+        tokens = await asyncio.to_thread(self.tokens.count, found.content)
+        await repository.add_summary(
+            SessionSummary(
+                id=uuid.uuid4(),
+                session_id=session_id,
+                depth=at.depth,
+                first_seq=at.first_seq,
+                last_seq=at.last_seq,
+                message_count=parts.messages,
+                first_message_at=parts.first_at,
+                last_message_at=parts.last_at,
+                content=found.content,
+                tokens=tokens,
+                method="extractive" if text is None else "llm",
+                quoted_seqs=found.quoted_seqs,
+            )
+        )
+
+    async def _parts(
+        self, repository: SessionRepository, session_id: uuid.UUID, at: Place
+    ) -> _Parts:
+        if at.depth <= 1:
+            span = self.settings.span if at.depth else 1
+            rows = await repository.page(session_id, after=at.first_seq - 1, limit=span)
+            triples = [(m.seq, m.role, m.content) for m in rows]
+            if at.depth == 0:
+                (row,) = rows
+                return _Parts([], row.content, 1, row.created_at, row.created_at, row.tokens)
+            return _Parts(
+                await asyncio.to_thread(digest.message_lines, triples),
+                digest.prompt_text([(m.role, m.content) for m in rows]),
+                len(rows),
+                rows[0].created_at,
+                rows[-1].created_at,
+            )
+        size = (at.last_seq - at.first_seq + 1) // self.settings.fanout
+        firsts = [(at.depth - 1, at.first_seq + i * size) for i in range(self.settings.fanout)]
+        found = await repository.summaries_at(session_id, firsts)
+        return _Parts(
+            digest.summary_lines([(p.content, p.quoted_seqs) for p in found]),
+            "\n\n".join(p.content for p in found),
+            sum(p.message_count for p in found),
+            found[0].first_message_at,
+            found[-1].last_message_at,
+        )
+
+    async def _by_llm(self, prompt: str, cap: int) -> str | None:
+        """The LLM's summary; None without one, while it is away, or when it refuses the span
+        (the extractive summary stands in: faults delay nothing)."""
+        if self.llm is None:
+            return None
         try:
-            embedded = await self.embedder.embed(list(texts.values()))
-            return dict(zip(texts, embedded, strict=True)), {}
-        except ProviderRejected:
-            return await embed_one_by_one(self.embedder, texts)
+            return await self.llm.summarize(prompt, cap)
+        except (ProviderUnavailable, ProviderRejected) as exc:
+            log.warning("sessions.summary_extractive", reason=str(exc)[:200])
+            return None

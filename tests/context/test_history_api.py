@@ -126,6 +126,7 @@ async def test_a_long_session_is_pruned_inside_the_window(
         "summaries": [],
         "recalled": [],
         "recalled_tokens": 0,
+        "shown_by_summary": [],
         "tokens": history["tokens"],
         "window": None,
         "reason": None,

@@ -307,7 +307,8 @@ async def test_a_claim_taken_over_writes_nothing(
         [second] = await JobRepository(session).claim("second/1", "embed", 1, lease)
     assert second.job_id == first.job_id
 
-    embed, *_others = build_handlers(committed_runtime.providers, committed_runtime.settings)
+    handlers = build_handlers(committed_runtime.providers, committed_runtime.settings)
+    embed = next(handler for handler in handlers if handler.task == "embed")
     await embed.run(database.sessionmaker, [first])  # the stalled worker comes back
 
     async def embedded_at() -> object:

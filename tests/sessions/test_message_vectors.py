@@ -19,7 +19,7 @@ from app.memories.maintenance import EmbeddingModelChanged, check_embedding_mode
 from app.providers.container import Providers
 from app.providers.embeddings import LOCAL_MODEL
 from app.sessions.models import SessionMessage
-from app.sessions.tasks import EmbedMessages
+from app.sessions.vectors import EmbedMessages
 from tests.factories import Tenancy, put_agent
 from tests.fake_openai import FakeOpenAI
 from tests.openai_stack import Stack, open_stack
