@@ -14,7 +14,13 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.clock import Clock
-from app.context.history import HistoryChoice, HistoryMessage, reach, select_history
+from app.context.history import (
+    HistoryChoice,
+    HistoryMessage,
+    reach,
+    read_from,
+    select_history,
+)
 from app.context.recall import Found, Recall, RecallHit, recall_into, words_needed
 from app.context.summaries import (
     SpanSummary,
@@ -27,6 +33,7 @@ from app.context.summaries import (
 from app.context.types import Tokens, Vector
 from app.context.window import available
 from app.core.config import ContextSettings, WindowSettings
+from app.providers.tokenizer import BoundTokens
 from app.sessions.models import ConversationSession
 from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
 
@@ -142,9 +149,14 @@ async def _select(
     """The selection, and the summaries of their own of the long assistant and tool messages
     it read (one more statement, only when there are such messages)."""
     count = conversation.message_count
-    rows = await repository.ends(
-        conversation.id, first=window.sinks, last_from=count - reach(budget, window.fresh_tail)
+    # Only what a selection can keep is read: how far back, the stored token counts say.
+    stored = await repository.stored_costs(
+        conversation.id, max(window.sinks, count - reach(budget, window.fresh_tail))
     )
+    last_from = read_from(
+        stored, budget, fresh_tail=window.fresh_tail, long=long, scale=_stored_scale(tokens)
+    )
+    rows = await repository.ends(conversation.id, first=window.sinks, last_from=last_from)
     messages = [
         HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id) for row in rows
     ]
@@ -161,6 +173,14 @@ async def _select(
         short=short,
     )
     return choice, short
+
+
+def _stored_scale(tokens: Tokens) -> float:
+    """How a message's stored tokens (the default encoding's) bound its tokens in the build's:
+    exactly in the same encoding; in another, read twice as far back as they say."""
+    if isinstance(tokens, BoundTokens) and tokens.encoding == tokens.counter.default_encoding:
+        return 1.0
+    return 0.5
 
 
 async def _recall(

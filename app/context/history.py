@@ -13,6 +13,7 @@ last message), then the sinks, newest first; when not even the last message fits
 The promise: `chat_tokens` of the kept messages is at most the budget, for any session.
 """
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -76,6 +77,39 @@ def reach(budget: int, fresh_tail: int) -> int:
     tail, and more evictable messages than can fit, since each costs at least
     MIN_MESSAGE_TOKENS. A session's messages beyond them are evicted whatever they hold."""
     return fresh_tail + budget // MIN_MESSAGE_TOKENS + 1
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCost:
+    """What is known of a message before it is read: its place, role and the tokens of its
+    content as stored (counted in the default encoding when it was appended)."""
+
+    seq: int
+    role: str
+    tokens: int
+
+
+def read_from(
+    stored: Sequence[StoredCost], budget: int, *, fresh_tail: int, long: int, scale: float
+) -> int:
+    """The oldest seq a selection within `budget` can keep after its sinks, from `stored` (a
+    session's last messages, in seq order, at least `reach` of them): walking back from the
+    newest, each message's least cost is summed, and the one that takes the sum past the budget
+    is the oldest to read (Missy's rule stops there). A message's least cost: the overhead, a
+    role of one token, and its content's stored tokens times `scale` (1 when the build counts
+    in the stored encoding: exact; less for another); a long assistant or tool message, which
+    may come as its own summary, costs the least any message does. The fresh tail is read
+    whatever it costs. Reading from here selects what reading everything would."""
+    if not stored:
+        return 0
+    total, first = REPLY_PRIMING, stored[-1].seq
+    for cost in reversed(stored):
+        first = cost.seq
+        shortened = long > 0 and cost.role in ("assistant", "tool") and cost.tokens > long
+        total += MIN_MESSAGE_TOKENS + (0 if shortened else math.floor(cost.tokens * scale))
+        if total > budget:
+            break
+    return min(first, stored[-1].seq + 1 - fresh_tail)
 
 
 def select_history(

@@ -11,6 +11,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
+from app.context.history import StoredCost
 from app.context.search_sql import ANY_WORD
 from app.core.vector import Embedding, VectorType
 from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
@@ -153,7 +154,7 @@ class SessionRepository:
         self, session_id: uuid.UUID, *, first: int, last_from: int
     ) -> list[SessionMessage]:
         """The session's first `first` messages and those from seq `last_from` on, in
-        conversation order: all a history selection can use (`app.context.history.reach`)."""
+        conversation order: all a history selection can use (`app.context.history.read_from`)."""
         return list(
             await self.session.scalars(
                 select(SessionMessage)
@@ -164,6 +165,16 @@ class SessionRepository:
                 .order_by(SessionMessage.seq)
             )
         )
+
+    async def stored_costs(self, session_id: uuid.UUID, from_seq: int) -> list[StoredCost]:
+        """Seq, role and stored tokens of the session's messages from `from_seq` on, in
+        conversation order: a history selection learns from them how far back to read."""
+        rows = await self.session.execute(
+            select(SessionMessage.seq, SessionMessage.role, SessionMessage.tokens)
+            .where(SessionMessage.session_id == session_id, SessionMessage.seq >= from_seq)
+            .order_by(SessionMessage.seq)
+        )
+        return [StoredCost(r.seq, r.role, r.tokens) for r in rows]
 
     async def times_at(self, session_id: uuid.UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         """`created_at` of the session's messages at these positions."""

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.history import HistoryMessage, reach, select_history
+from app.context.history import HistoryMessage, StoredCost, reach, read_from, select_history
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 
 ROLES = ("user", "assistant", "system", "tool")
@@ -112,6 +112,15 @@ def test_history_never_exceeds_its_budget(
     last = reach(budget, fresh_tail)
     ends = [m for m in messages if m.seq < sinks or m.seq >= count - last]
     assert select_history(tokens, ends, budget, sinks=sinks, fresh_tail=fresh_tail) == choice
+    # ... and so does reading only as far back as the stored token counts say: exactly when
+    # they were counted in the build's encoding (the sinks are read apart).
+    stored = [
+        StoredCost(m.seq, m.role, token_counter.count(m.content, encoding))
+        for m in messages[max(sinks, count - last) :]
+    ]
+    start = read_from(stored, budget, fresh_tail=fresh_tail, long=0, scale=1.0) if stored else 0
+    read = [m for m in messages if m.seq < sinks or m.seq >= start]
+    assert select_history(tokens, read, budget, sinks=sinks, fresh_tail=fresh_tail) == choice
 
 
 def say(seq: int, content: str, role: str = "user") -> HistoryMessage:
