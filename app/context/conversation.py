@@ -139,7 +139,7 @@ async def _recall(
     return History(found.session_id, found.in_session, window, budget, again, recall)
 
 
-def history_read(found: History, memory_budget: int) -> dict[str, object]:
+def history_read(found: History, memory_budget: int, learnings_budget: int) -> dict[str, object]:
     """The manifest's `history`, as plain data."""
     choice, window = found.choice, found.window
     evictable = [m.seq for m in choice.kept[choice.sinks : len(choice.kept) - choice.fresh_tail]]
@@ -169,6 +169,7 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
         | {
             "available": available(window),
             "memory_budget": memory_budget,
+            "learnings_budget": learnings_budget,
             "history_budget": found.budget,
         },
         "reason": choice.reason,

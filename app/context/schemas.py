@@ -132,7 +132,9 @@ class ContextItem(BaseModel):
 
 
 class LayerRead(BaseModel):
-    """A layer: its share of the budget, what it used, and what it holds."""
+    """A layer: its share of the budget, what it used, and what it holds. With a session, the
+    last layer is `learnings` (Past Learnings): its budget is the window's learnings share and
+    its `used` what the section added to `context`."""
 
     name: str
     budget: int
