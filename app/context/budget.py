@@ -3,8 +3,10 @@ between kinds, and how many strong hits bring their neighbours. Pure."""
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
 
+from app.context.search_sql import Neighbours
 from app.context.types import FLEXIBLE_KINDS, FlexibleKind
 from app.core.config import ContextSettings
 
@@ -95,3 +97,13 @@ def neighbour_hits(settings: ContextSettings, total: int) -> int:
         return 0
     scaled = total // _TOKENS_PER_HIT
     return max(settings.neighbour_hits, min(scaled, settings.neighbour_hits_max))
+
+
+def neighbours(settings: ContextSettings, total: int) -> Neighbours:
+    """The strong episode hits whose timeline neighbours come along, for a budget: how many,
+    how many on each side, and how far from the hit in time."""
+    return Neighbours(
+        neighbour_hits(settings, total),
+        settings.neighbour_window,
+        timedelta(minutes=settings.neighbour_gap_minutes),
+    )

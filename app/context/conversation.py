@@ -225,7 +225,7 @@ def _hit(row: FoundMessage) -> RecallHit:
     return RecallHit(message, row.created_at, row.score, by, row.similarity)
 
 
-def history_read(found: History, memory_budget: int) -> dict[str, object]:
+def history_read(found: History, memory_budget: int, learnings_budget: int) -> dict[str, object]:
     """The manifest's `history`, as plain data."""
     choice, window = found.choice, found.window
     evictable = [m.seq for m in choice.kept[choice.sinks : len(choice.kept) - choice.fresh_tail]]
@@ -270,6 +270,7 @@ def history_read(found: History, memory_budget: int) -> dict[str, object]:
         | {
             "available": available(window),
             "memory_budget": memory_budget,
+            "learnings_budget": learnings_budget,
             "history_budget": found.budget,
         },
         "reason": choice.reason,

@@ -8,7 +8,7 @@ at the end turn the best one-liners back into summaries. A memory the relevance 
 """
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,6 +26,7 @@ from app.context.types import (
     Tokens,
     Vector,
 )
+from app.core.config import ContextSettings
 
 _MIN_ROOM = 4  # no item line is shorter: stop looking once less than this is left
 
@@ -41,6 +42,20 @@ class Rules:
     # each), and whatever is left at the end turns the best of those back into summaries.
     # 1.0: summary whenever it fits.
     summary_share: float = 0.5
+
+    @classmethod
+    def of(cls, settings: ContextSettings) -> "Rules":
+        """The rules the settings name."""
+        return cls(
+            Gate(
+                settings.min_similarity,
+                settings.similarity_share,
+                settings.min_word_share,
+                settings.standout_sigmas,
+            ),
+            settings.duplicate_similarity,
+            settings.summary_share,
+        )
 
 
 DEFAULT_RULES = Rules()
@@ -182,14 +197,19 @@ def fill(
     pool: int,
     shares: dict[FlexibleKind, int],
     rules: Rules,
+    reserved: Collection[uuid.UUID] = frozenset(),
 ) -> FlexibleLayers:
-    """Fill the memory layers from the ranked candidates within `pool` tokens."""
+    """Fill the memory layers from the ranked candidates within `pool` tokens; the `reserved`
+    ones are shown elsewhere (Past Learnings), judged by the gate with the others but not
+    placed nor left out here."""
     dimensions = next(
         (len(s.candidate.embedding) for s in ranked if s.candidate.embedding is not None), 0
     )
     layers = FlexibleLayers(tokens, dimensions, max(len(ranked), 1))
     eligible: list[Scored] = []
     for scored, admission in zip(ranked, admissions(ranked, rules.gate), strict=True):
+        if scored.candidate.memory_id in reserved:
+            continue
         if admission is None:
             layers.excluded[str(scored.candidate.memory_id)] = Excluded(scored, "score")
         else:

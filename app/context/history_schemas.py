@@ -14,7 +14,7 @@ TokenCount = Annotated[int, Field(ge=0, le=10_000_000), WholeNumber]
 
 class ContextWindow(RequestBody):
     """The whole prompt's tokens and their shares, named as seed 001 names them: the history
-    gets what the reserves and the memory context leave."""
+    gets what the reserves, the memory context and Past Learnings leave."""
 
     total: Annotated[int, Field(ge=1, le=10_000_000), WholeNumber] | None = Field(
         default=None, description="Tokens of the whole chat request."
@@ -26,12 +26,14 @@ class ContextWindow(RequestBody):
         default=None, description="Kept for the tool definitions."
     )
     memory_fraction: Fraction | None = Field(
-        default=None, description="Share of available (total less the reserves) for memories."
+        default=None,
+        description="Share of available (total less the reserves) for the memory layers.",
     )
     learnings_fraction: Fraction | None = Field(
         default=None,
-        description="Share of available for learnings; the memory context takes it for now. "
-        "Together with memory_fraction at most 1.",
+        description="Share of available for Past Learnings: the lessons of reviewed decisions "
+        "and the procedures relevant to the input, in a section of their own after the memory "
+        "layers; what they leave goes to the history. Together with memory_fraction at most 1.",
     )
     fresh_tail: Annotated[int, Field(ge=0, le=MAX_FRESH_TAIL), WholeNumber] | None = Field(
         default=None, description="The last messages, kept verbatim whenever they fit."
@@ -57,13 +59,20 @@ class ChatMessageRead(BaseModel):
 
 class WindowRead(WindowSettings):
     """The window the build used (the request's fields over the settings), and how
-    `available` was shared: the promise is `totals.used + history.recalled_tokens +
-    history.tokens <= available`, the first two being the tokens of `context`."""
+    `available` was shared: the promise is `totals.used + the learnings layer's used +
+    history.recalled_tokens + history.tokens <= available`, the first three being the tokens of
+    `context`."""
 
     available: int = Field(description="total - system_reserve - tools_reserve.")
-    memory_budget: int = Field(description="The memory context's budget (totals.budget).")
+    memory_budget: int = Field(description="The memory layers' budget (totals.budget).")
+    learnings_budget: int = Field(
+        default=0,
+        description="Past Learnings' budget: learnings_fraction of available, within what "
+        "memory_budget leaves (the `learnings` layer's budget). 0 in builds stored before.",
+    )
     history_budget: int = Field(
-        description="available - totals.used - history.recalled_tokens: what the history got."
+        description="available - the tokens of `context`: what the history got, with what the "
+        "memory layers and Past Learnings did not use."
     )
 
 
@@ -129,7 +138,7 @@ class HistoryRead(BaseModel):
     recalled: list[RecalledMessage] = Field(description="In conversation order.")
     recalled_tokens: int = Field(
         description="What the recalled section added to `context`: its tokens less "
-        "totals.used (the memory context's alone)."
+        "totals.used (the memory layers') and the learnings layer's used."
     )
     shown_by_summary: list[int] = Field(
         default_factory=list,

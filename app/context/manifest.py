@@ -1,8 +1,8 @@
 """The manifest step: what a build returns and stores besides its text. Pure.
 
-Each layer's budget, use and items (memory, kind, detail, tokens, score and its components), the
-candidates left out and why, the frame, the totals, whether the input was embedded, and the
-milliseconds of each stage.
+Each layer's budget, use and items (memory, kind, detail, tokens, score and its components; with
+a session, Past Learnings as the last layer, `learnings`), the candidates left out and why, the
+frame, the totals, whether the input was embedded, and the milliseconds of each stage.
 """
 
 import uuid
@@ -16,6 +16,7 @@ from app.context.budget import BudgetPlan
 from app.context.constraints import ScoredCensor
 from app.context.conversation import History, chat_messages, history_read
 from app.context.fill import FlexibleLayers
+from app.context.learnings import Learnings
 from app.context.render import LEADING, FixedSections
 from app.context.schemas import ContextBuildResponse
 from app.context.types import (
@@ -124,6 +125,14 @@ class Built:
     assembly: Assembly
     embedding: InputEmbedding
     history: History | None = None
+    learnings: Learnings | None = None  # with a session
+
+    def included(self) -> list[Included]:
+        """Every memory in the context: the layers' and Past Learnings'."""
+        return self.assembly.included() + list(self.learnings.items if self.learnings else ())
+
+    def item_ids(self) -> list[uuid.UUID]:
+        return [item.scored.candidate.memory_id for item in self.included()]
 
 
 def centroid(built: Built) -> list[float] | None:
@@ -132,7 +141,7 @@ def centroid(built: Built) -> list[float] | None:
     are a noisy measure: the very input that built a context was 0.32 from their mean."""
     if built.embedding.vector is not None:
         return [float(x) for x in built.embedding.vector]
-    included = [i.scored.candidate.embedding for i in built.assembly.included()]
+    included = [i.scored.candidate.embedding for i in built.included()]
     parts = [v for v in included if v is not None]
     if not parts:
         return None
@@ -183,8 +192,13 @@ def _censors_left_out(assembly: Assembly) -> list[dict[str, object]]:
     return left_out[:_LEFT_OUT_SHOWN]
 
 
-def _layers(assembly: Assembly) -> list[dict[str, object]]:
-    parts = iter(_score_parts(assembly.included()))
+def _layers(built: Built) -> list[dict[str, object]]:
+    """The layers in the order of the text; with a session, Past Learnings last."""
+    assembly, learned = built.assembly, built.learnings
+    layers = list(assembly.layers)
+    if learned is not None:
+        layers.append(Layer("learnings", learned.budget, learned.used, learned.items))
+    parts = iter(_score_parts(built.included()))
     return [
         {
             "name": layer.name,
@@ -205,7 +219,7 @@ def _layers(assembly: Assembly) -> list[dict[str, object]]:
                 for i in layer.items
             ],
         }
-        for layer in assembly.layers
+        for layer in layers
     ]
 
 
@@ -215,7 +229,7 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
     assembly, plan = built.assembly, built.plan
     similarities = [
         i.scored.components["semantic"]
-        for i in assembly.included()
+        for i in built.included()
         if i.scored.candidate.semantic is not None
     ]
     left_out = [
@@ -240,7 +254,7 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
                 "source": choice.source,
                 "scores": choice.scores,
             },
-            "layers": _layers(assembly),
+            "layers": _layers(built),
             "left_out": left_out,
             "totals": {
                 "budget": plan.total,
@@ -256,7 +270,11 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
                 "reason": built.embedding.reason,
             },
             "messages": chat_messages(built.history) if built.history else None,
-            "history": history_read(built.history, plan.total) if built.history else None,
+            "history": history_read(
+                built.history, plan.total, built.learnings.budget if built.learnings else 0
+            )
+            if built.history
+            else None,
             "timings_ms": dict(timings_ms),
             "created_at": built.created_at,
             "parent_id": built.parent_id,

@@ -30,7 +30,8 @@ def observe_build(response: ContextBuildResponse, assembly: Assembly, *, first: 
         CONTEXT_RELEVANCE.observe(response.relevance)
     CONTEXT_UTILIZATION.observe(response.totals.utilization)
     if response.history is not None:
-        context = response.totals.used + response.history.recalled_tokens
+        window = response.history.window
+        context = window.available - window.history_budget  # the tokens of `context`
         if whole := context + response.history.tokens:
             CONTEXT_OVERHEAD.observe(context / whole)
     items = Counter((item.kind, item.detail) for layer in response.layers for item in layer.items)

@@ -5,15 +5,15 @@
 
 Gathering finds the agent, its standing constraints and reviewed decisions, and the input's word
 matches while the input is embedded on another thread. The steps from rank to manifest are pure
-functions over plain data, in modules named for them. With a session, the memory context
-takes its share of the window first; the history fills what it left (`conversation.py`).
+functions over plain data, in modules named for them. With a session, Past Learnings take their
+share of the window first (`learnings.py`), the memory layers theirs without them, and the history
+fills what the context left (`conversation.py`).
 """
 
 import asyncio
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
 import numpy as np
 import structlog
@@ -21,15 +21,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.agents.service import get_agent
-from app.context import conversation, metrics
-from app.context.budget import flexible_pool, flexible_shares, neighbour_hits, plan_budget
+from app.context import conversation, learnings, metrics
+from app.context.budget import flexible_pool, flexible_shares, neighbours, plan_budget
 from app.context.calibration import calibrate
 from app.context.clock import Clock
 from app.context.constraints import ScoredCensor, choose_censors
 from app.context.engine import ContextEngine
 from app.context.fill import DEFAULT_RULES, Rules, fill
 from app.context.frames import effective_frames
-from app.context.gate import Gate
 from app.context.manifest import Assembly, Built, account, centroid, manifest
 from app.context.models import ContextBuild
 from app.context.periods import Period, mentioned_period
@@ -43,7 +42,7 @@ from app.context.render import (
 from app.context.repository import ContextRepository
 from app.context.schemas import ContextBuildRequest, ContextBuildResponse
 from app.context.search import SearchRepository
-from app.context.search_sql import Neighbours, SearchSpec, WordHits
+from app.context.search_sql import SearchSpec, WordHits
 from app.context.trim import within_budget
 from app.context.types import (
     FLEXIBLE_KINDS,
@@ -51,10 +50,11 @@ from app.context.types import (
     FrameChoice,
     InputEmbedding,
     Scored,
+    Standing,
     Tokens,
     Vector,
 )
-from app.context.window import memory_plan, resolve_window
+from app.context.window import learnings_share, memory_plan, resolve_window
 from app.core.errors import NotFound
 from app.core.time import utcnow
 from app.providers.errors import ProviderError
@@ -96,8 +96,7 @@ class Gathered:
     """What a build reads before it knows its frame."""
 
     agent: Agent
-    censors: list[Censor]
-    reviewed: list[tuple[float, str]]  # (confidence, outcome) of reviewed decisions
+    standing: Standing
     period: Period | None
     spec: SearchSpec
     words: WordHits
@@ -117,7 +116,7 @@ async def gather(
     embedding = asyncio.create_task(embed_input(engine, request.input))
     try:
         agent = await get_agent(session, tenant, request.agent_id)
-        censors, reviewed = await ContextRepository(session).standing(agent.id)
+        standing = await ContextRepository(session).standing(agent.id)
         period = mentioned_period(request.input, request.now or utcnow())
         settings = engine.settings
         size = await search.agent_size(agent.id)
@@ -138,7 +137,7 @@ async def gather(
         embedded = await embedding
     finally:
         embedding.cancel()  # a no-op once embedded; else the build failed and needs no vector
-    return Gathered(agent, censors, reviewed, period, spec, words, embedded)
+    return Gathered(agent, standing, period, spec, words, embedded)
 
 
 def assemble(
@@ -150,15 +149,19 @@ def assemble(
     flexible_scale: float = 1.0,
     rules: Rules = DEFAULT_RULES,
     censors: Sequence[ScoredCensor] = (),
+    reserved: Collection[uuid.UUID] = frozenset(),
 ) -> Assembly:
     """The pure end of a build: the fixed sections within their caps, the memory layers filled
     at their detail levels, the text rendered and held to `total` tokens, and its accounts
-    (`censors`: every censor scored, for the manifest; `content` holds the chosen ones)."""
+    (`censors`: every censor scored, for the manifest; `content` holds the chosen ones;
+    `reserved`: the candidates Past Learnings show, neither in a layer nor left out)."""
     fixed = fit_fixed(tokens, content, total)
     pool = flexible_pool(total, fixed.used(tokens), flexible_scale)
     shares = flexible_shares(pool, content.frame.priorities)
-    layers = fill(tokens, ranked, pool, shares, rules)
+    layers = fill(tokens, ranked, pool, shares, rules, reserved)
     text, count = within_budget(tokens, total, fixed, layers)
+    if reserved:
+        ranked = [s for s in ranked if s.candidate.memory_id not in reserved]
     return account(tokens, fixed, layers, shares, ranked, text, count, censors)
 
 
@@ -199,56 +202,52 @@ async def build(
         )
     )
     clock.lap("frame")
-    neighbours = Neighbours(
-        neighbour_hits(settings, plan.total),
-        settings.neighbour_window,
-        timedelta(minutes=settings.neighbour_gap_minutes),
+    candidates = await search.finish(
+        gathered.spec, gathered.words, vector, neighbours(settings, plan.total)
     )
-    candidates = await search.finish(gathered.spec, gathered.words, vector, neighbours)
     clock.lap("search")
     now = request.now or utcnow()
     ranked = rank(
         candidates, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
     )
     clock.lap("rank")
-    censors = choose_censors(gathered.censors, vector, gathered.words.terms, choice.frame)
-    tokens = engine.providers.tokens.bound(encoding)
+    censors = choose_censors(gathered.standing.censors, vector, gathered.words.terms, choice.frame)
+    tokens, rules = engine.providers.tokens.bound(encoding), Rules.of(settings)
+    learned = None
+    if window:  # Past Learnings first: the layers fill without what they show
+        learned = learnings.choose(
+            tokens, ranked, rules.gate, rules.duplicate_similarity,
+            learnings_share(window, plan.total), gathered.standing.notes,
+        )  # fmt: skip
     assembly = assemble(
         tokens,
         plan.total,
         _fixed_content(gathered, choice, [s.censor for s in censors if s.chosen]),
         ranked,
         flexible_scale=plan.flexible_scale,
-        rules=Rules(
-            Gate(
-                settings.min_similarity,
-                settings.similarity_share,
-                settings.min_word_share,
-                settings.standout_sigmas,
-            ),
-            settings.duplicate_similarity,
-            settings.summary_share,
-        ),
+        rules=rules,
         censors=censors,
+        reserved=learned.ids() if learned else frozenset(),
     )
     clock.lap("assemble")
     found = None
-    if window and request.session_id:
-        # The history takes what the memory context, counted exactly, left of available; the
-        # evicted messages the input clearly refers to come back into the context.
+    if window and request.session_id and learned:
+        text, count, learned = learnings.attach(tokens, assembly.text, assembly.tokens, learned)
+        # The history takes what the context, counted exactly, left of available; the evicted
+        # messages the input clearly refers to come back into the context.
         found = await conversation.history(
             session,
             tokens,
             agent.id,
             request.session_id,
             window,
-            conversation.ForInput(assembly.text, assembly.tokens, gathered.words.terms, vector),
+            conversation.ForInput(text, count, gathered.words.terms, vector),
             settings=settings,
             clock=clock,
         )
     built = Built(
         uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, choice, plan, encoding,
-        len(candidates), assembly, gathered.embedding, found,
+        len(candidates), assembly, gathered.embedding, found, learned,
     )  # fmt: skip
     await store(session, tenant, request, built, stored := manifest(built, clock.so_far()))
     clock.lap("store")
@@ -256,13 +255,13 @@ async def build(
     response = stored.model_copy(update={"timings_ms": clock.so_far()})
     metrics.observe_build(response, assembly, first=not engine.served_first_build)
     engine.served_first_build = True
-    return Build(response, assembly.included_ids())
+    return Build(response, built.item_ids())
 
 
 def _fixed_content(
     gathered: Gathered, choice: FrameChoice, censors: Sequence[Censor]
 ) -> FixedContent:
-    calibration = calibrate(gathered.reviewed)
+    calibration = calibrate(gathered.standing.reviewed)
     return FixedContent(
         identity=identity_text(gathered.agent.identity),
         censors=censors,
@@ -292,7 +291,7 @@ async def store(
             tokens_used=built.assembly.tokens,
             request=request.model_dump(mode="json"),
             response=response.model_dump_json(),
-            item_ids=built.assembly.included_ids(),
+            item_ids=built.item_ids(),
             centroid=centroid(built),
             relevance=response.relevance,
             created_at=built.created_at,

@@ -9,9 +9,12 @@ from app.context import metrics, pipeline
 from app.context.engine import ContextEngine
 from app.context.frames import effective_frames
 from app.context.models import ContextBuild
+from app.context.pressure import encoding_of, session_pressure
 from app.context.repository import ContextRepository
 from app.context.schemas import (
+    STORED_REQUEST,
     ContextBuildRequest,
+    ContextBuildResponse,
     ContextDelta,
     ContextRefreshRequest,
     ContextRefreshResponse,
@@ -30,11 +33,13 @@ async def refresh_context(
     agent = await AgentRepository(session).by_id(tenant.id, build.agent_id) if build else None
     if build is None or agent is None:  # a build's agent is never deleted
         raise NotFound(f"Context {request.context_id} does not exist.")
-    original = ContextBuildRequest.model_validate(build.request)
+    original = ContextBuildRequest.model_validate(build.request, context=STORED_REQUEST)
     vector = (await pipeline.embed_input(engine, request.input)).vector
     choice = await pipeline.choose_frame(engine, agent, request.input, vector, original.frame)
     similarity = _similarity(vector, build)
     reasons = _reasons(engine, request, build, choice, similarity)
+    if "token_pressure" not in reasons and await _history_pressure(session, engine, agent, build):
+        reasons.append("token_pressure")
     metrics.observe_refresh(list(reasons))
     if not reasons:
         return ContextRefreshResponse(
@@ -93,14 +98,29 @@ def _reasons(
     return reasons
 
 
+async def _history_pressure(
+    session: AsyncSession, engine: ContextEngine, agent: Agent, build: ContextBuild
+) -> bool:
+    """With a session: whether the build's context, the messages it sent and those appended
+    since still fit its window (`pressure.py`)."""
+    if build.request.get("session_id") is None:
+        return False
+    stored = ContextBuildResponse.model_validate_json(build.response)
+    if stored.history is None:  # stored by a version without histories
+        return False
+    counter = engine.providers.tokens
+    tokens = counter.bound(encoding_of(stored.totals.encoding, counter.default_encoding))
+    return await session_pressure(session, tokens, agent, stored.history)
+
+
 def _rebuild_request(
     original: ContextBuildRequest,
     request: ContextRefreshRequest,
     choice: FrameChoice,
     agent: Agent,
 ) -> ContextBuildRequest:
-    """The original request with the new input (and budget); at a decision point, the
-    decision frame."""
+    """The original request, its session and window kept, with the new input (and budget: with
+    a window, the memory layers'); at a decision point, the decision frame."""
     frame = original.frame
     if request.decision_point and choice.frame.name != "decision":
         frame = "decision" if "decision" in effective_frames(agent.frames) else frame

@@ -25,7 +25,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.models import ContextBuild
-from app.context.types import Censor
+from app.context.types import Censor, Standing
 from app.core.time import utcnow
 from app.core.vector import VectorType
 from app.memories.lifecycle import ACTIVE_CENSOR, REVIEWED_DECISION
@@ -84,12 +84,10 @@ class ContextRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def standing(
-        self, agent_id: uuid.UUID, limit: int = 200
-    ) -> tuple[list[Censor], list[tuple[float, str]]]:
+    async def standing(self, agent_id: uuid.UUID, limit: int = 200) -> Standing:
         """The active censors (the oldest `limit`) with their trigger words and vectors, and
-        the (confidence, outcome) of the latest reviewed decisions: what a build reads besides
-        its search results, in one query."""
+        the latest reviewed decisions' (confidence, outcome) and outcome notes: what a build
+        reads besides its search results, in one query."""
         params = {"agent": agent_id, "limit": limit}
         rows = (await self.session.execute(_standing_query(), params)).all()
         active = [
@@ -105,12 +103,16 @@ class ContextRepository:
             for row in rows
             if row.part == "censor"
         ]
-        outcomes = [
-            (float(row.confidence or 0.0), str(row.outcome))
-            for row in rows
-            if row.part == "reviewed" and row.outcome is not None
-        ]
-        return active, outcomes
+        reviewed = [row for row in rows if row.part == "reviewed" and row.outcome is not None]
+        return Standing(
+            active,
+            [(float(row.confidence or 0.0), str(row.outcome)) for row in reviewed],
+            {
+                row.id: notes.strip()
+                for row in reviewed
+                if isinstance(notes := row.fields.get("outcome_notes"), str) and notes.strip()
+            },
+        )
 
     async def add_build(self, build: ContextBuild) -> None:
         """Insert a build as it is: a plain INSERT costs half of what the session's flush does,

@@ -16,6 +16,9 @@ AgentRef = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]
 InputText = Annotated[Text, Field(min_length=1, max_length=50_000)]
 SessionId = Annotated[str, Field(pattern=SESSION_NAME_PATTERN)]
 _GIVEN: dict[str, JsonValue] = {"not": {"type": "null"}}
+# Validation context of a stored build's request: a refresh's rebuild keeps the original window
+# and may add the refresh's budget (the memory layers' then), which a request may not give both.
+STORED_REQUEST = {"stored": True}
 _BOTH_GIVEN: dict[str, JsonValue] = {"budget": _GIVEN, "window": _GIVEN}
 
 
@@ -92,7 +95,7 @@ class ContextBuildRequest(RequestBody):
             return window
         if info.data.get("session_id") is None:
             raise ValueError("a window is the budget of a session's history: give session_id")
-        if info.data.get("budget") is not None:
+        if info.data.get("budget") is not None and info.context != STORED_REQUEST:
             raise ValueError(
                 "give budget or window, not both: window (with its memory_fraction) when the "
                 "history comes too, budget for the context alone"
@@ -132,7 +135,9 @@ class ContextItem(BaseModel):
 
 
 class LayerRead(BaseModel):
-    """A layer: its share of the budget, what it used, and what it holds."""
+    """A layer: its share of the budget, what it used, and what it holds. With a session, the
+    last layer is `learnings` (Past Learnings): its budget is the window's learnings share and
+    its `used` what the section added to `context`."""
 
     name: str
     budget: int
@@ -216,7 +221,9 @@ class ContextRefreshRequest(RequestBody):
     )
     budget: Annotated[int, Field(ge=1, le=1_000_000), WholeNumber] | None = Field(
         default=None,
-        description="The room left now; a context that no longer fits is rebuilt smaller.",
+        description="The room left now; a context that no longer fits is rebuilt smaller. With "
+        "a session, the memory layers' budget (the window is kept); the session's own messages "
+        "count on their own: its history is read as it is now.",
     )
 
 
@@ -230,7 +237,11 @@ class ContextDelta(BaseModel):
 
 class ContextRefreshResponse(BaseModel):
     refreshed: bool
-    reasons: list[RefreshReason]
+    reasons: list[RefreshReason] = Field(
+        description="`token_pressure`: the context is over the refresh's budget or, with a "
+        "session, it, the messages the build returned and those appended since no longer fit "
+        "the window's available tokens."
+    )
     similarity: float | None = Field(description="Of the new input to the built context.")
     frame: str = Field(description="The frame the new input selects.")
     build: ContextBuildResponse | None

@@ -113,6 +113,17 @@ class Censor:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """What a build reads besides its search results: the agent's active censors, the
+    (confidence, outcome) of its latest reviewed decisions (the calibration note), and the notes
+    of those outcomes by decision (the lessons of Past Learnings)."""
+
+    censors: list[Censor]
+    reviewed: list[tuple[float, str]]
+    notes: dict[uuid.UUID, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Included:
     """A memory in the context: at which detail, its rendered line and what it costs."""
 

@@ -1,6 +1,6 @@
 """The window of a build with a session (seed 001's TokenBudget): the request's fields over the
-settings' defaults, what the reserves leave (available), and the memory context's share of it.
-Pure; the history takes what the memory context leaves of available."""
+settings' defaults, what the reserves leave (available), and the shares of it of the memory
+layers and of Past Learnings. Pure; the history takes what the context leaves of available."""
 
 import math
 
@@ -16,10 +16,17 @@ def available(window: WindowSettings) -> int:
 
 
 def memory_share(window: WindowSettings) -> int:
-    """The memory context's tokens: its fraction and the learnings' (learnings have no section
-    of their own yet) of available, rounded down."""
+    """The memory layers' tokens: their fraction of available, rounded down."""
     room = available(window)
-    return min(math.floor((window.memory_fraction + window.learnings_fraction) * room), room)
+    return min(math.floor(window.memory_fraction * room), room)
+
+
+def learnings_share(window: WindowSettings, memory_budget: int) -> int:
+    """Past Learnings' tokens: their fraction of available, rounded down, within what the
+    memory context's budget leaves of available (a request's `budget` may take more than the
+    memory fraction)."""
+    room = available(window)
+    return max(min(math.floor(window.learnings_fraction * room), room - memory_budget), 0)
 
 
 def resolve_window(requested: ContextWindow | None, defaults: WindowSettings) -> WindowSettings:

@@ -179,10 +179,9 @@ class WindowSettings(BaseModel):
     system_reserve: int = Field(default=2_000, ge=0, le=10_000_000)
     # Kept for the tool definitions sent with the chat request.
     tools_reserve: int = Field(default=2_000, ge=0, le=10_000_000)
-    # Share of what is left (available) the memory context may take.
+    # Share of what is left (available) the memory layers may take.
     memory_fraction: float = Field(default=0.15, ge=0, le=1)
-    # Share of available for learnings; the memory context takes it too until they have a
-    # section of their own.
+    # Share of available for Past Learnings (lessons of reviewed decisions, procedures).
     learnings_fraction: float = Field(default=0.05, ge=0, le=1)
     # The last messages, kept verbatim whenever they fit.
     fresh_tail: int = Field(default=16, ge=0, le=MAX_FRESH_TAIL)

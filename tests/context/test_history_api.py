@@ -104,7 +104,8 @@ async def test_a_long_session_is_pruned_inside_the_window(
     messages, history, totals = result["messages"], result["history"], result["totals"]
     window = history["window"]
     assert window["available"] == 1400 - 150 - 50
-    assert window["memory_budget"] == totals["budget"] == int(0.15 * 1200)
+    assert window["memory_budget"] == totals["budget"] == int(0.1 * 1200)
+    assert window["learnings_budget"] == int(0.05 * 1200)
     assert totals["budget_source"] == "window"
     assert totals["used"] == providers.tokens.count(result["context"], "o200k_base") > 0
     assert window["history_budget"] == 1200 - totals["used"]
@@ -162,7 +163,8 @@ async def test_a_session_without_messages_builds_with_the_default_window(
         "fresh_tail": 16,
         "sinks": 2,
         "available": 26000,
-        "memory_budget": 5200,
+        "memory_budget": 3900,
+        "learnings_budget": 1300,
         "history_budget": 0,
     }
     assert history["window"]["history_budget"] == 26000 - result["totals"]["used"]
