@@ -15,6 +15,11 @@ _PER_NAME = 1
 _PRIMING = 3
 
 
+# How the service marks a span summary among the messages, and a message shown by its own.
+SPAN_SUMMARY = "[Summary: "
+SHORT_FORM = "[Summarized: "
+
+
 def encoding_of(built: BuildView) -> EncodingName | None:
     """The encoding the build counted in (`totals.encoding`), when it is one of ours."""
     return next((e for e in ENCODINGS if e == built.totals.encoding), None)
@@ -78,14 +83,17 @@ def reached(history: HistoryView) -> Reached:
 def manifest_agrees(
     history: HistoryView, messages: Sequence[ChatMessageView], contents: Sequence[str]
 ) -> bool:
-    """Whether the kept seqs the manifest implies are exactly the messages sent: as many as
-    `history.kept`, with the contents of those seqs, in order."""
+    """Whether the kept seqs the manifest implies are exactly the messages sent besides the
+    span summaries: as many as `history.kept`, with the contents of those seqs (or a message's
+    own summary in its place, under pressure), in order."""
     seqs = history.kept_seqs()
-    if len(seqs) != history.kept or len(seqs) != len(messages):
+    sent = [m for m in messages if not m.content.startswith(SPAN_SUMMARY)]
+    if len(seqs) != history.kept or len(seqs) != len(sent):
         return False
     return all(
-        0 <= seq < len(contents) and contents[seq] == message.content
-        for seq, message in zip(seqs, messages, strict=True)
+        0 <= seq < len(contents)
+        and (contents[seq] == message.content or message.content.startswith(SHORT_FORM))
+        for seq, message in zip(seqs, sent, strict=True)
     )
 
 

@@ -103,7 +103,12 @@ def place(
             break
         chosen.append((summary, cost))
         room -= cost
-    return hand_back(tokens, choice, chosen, budget)
+    while True:  # a summary of messages the refill keeps goes, and hands its room back too
+        placed = hand_back(tokens, choice, chosen, budget)
+        if len(placed.summaries) == len(chosen):
+            return placed
+        standing = set(placed.summaries)
+        chosen = [(summary, cost) for summary, cost in chosen if summary in standing]
 
 
 def hand_back(
