@@ -24,6 +24,9 @@ class Agent(Base):
     working_memory: Mapped[dict[str, JsonValue]] = mapped_column(JSONB, default=dict)
     frames: Mapped[dict[str, JsonValue]] = mapped_column(JSONB, default=dict, server_default="{}")
     default_budget: Mapped[int | None] = mapped_column(Integer)
+    # The fields of a build's window it gives (`ContextWindow`, none required): between the
+    # request's window and the settings.
+    default_window: Mapped[dict[str, JsonValue] | None] = mapped_column(JSONB(none_as_null=True))
     model: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.context.history_schemas import ContextWindow
 from app.core.fields import Label, Line, NotBlankText, RequestBody, Text, WholeNumber
 
 AgentName = Annotated[
@@ -48,6 +49,7 @@ class AgentUpsert(RequestBody):
                     },
                     "default_budget": 8000,
                     "model": "gpt-4o",
+                    "default_window": {"total": 128000, "memory_fraction": 0.1},
                 }
             ]
         },
@@ -60,6 +62,14 @@ class AgentUpsert(RequestBody):
     model: Annotated[Text, Field(min_length=1, max_length=100)] | None = Field(
         default=None, description="Target model; picks the tokenizer that counts the budget."
     )
+    default_window: ContextWindow | None = Field(
+        default=None,
+        description="Window defaults of the agent's builds with a session, any of the fields: "
+        "a field of the request's window wins, then this, then its CE_CONTEXT__WINDOW__ "
+        "setting. Each field is checked here; the whole window when a build resolves it: a "
+        "build whose window these defaults leave without a token, or with fractions over 1, "
+        "answers 409 naming the field.",
+    )
 
 
 class AgentRead(BaseModel):
@@ -68,6 +78,10 @@ class AgentRead(BaseModel):
     working_memory: WorkingMemory
     default_budget: int | None
     model: str | None
+    default_window: ContextWindow | None = Field(
+        description="The window fields the agent's builds with a session default to; null "
+        "fields (or none at all) come from the settings."
+    )
     created_at: datetime
     updated_at: datetime
 

@@ -14,6 +14,7 @@ from app.agents.schemas import (
 )
 from app.context.frame_catalogue import BUILTIN_FRAMES
 from app.context.frames import effective_frames
+from app.context.history_schemas import ContextWindow
 from app.core.errors import NotFound
 from app.tenants.models import Tenant
 
@@ -26,9 +27,17 @@ def to_read(agent: Agent) -> AgentRead:
         working_memory=WorkingMemory.model_validate(agent.working_memory or {}),
         default_budget=agent.default_budget,
         model=agent.model,
+        default_window=window_defaults(agent),
         created_at=agent.created_at,
         updated_at=agent.updated_at,
     )
+
+
+def window_defaults(agent: Agent) -> ContextWindow | None:
+    """The agent's window defaults, as they were given."""
+    if agent.default_window is None:
+        return None
+    return ContextWindow.model_validate(agent.default_window)
 
 
 async def get_agent(session: AsyncSession, tenant: Tenant, name: str) -> Agent:
@@ -42,11 +51,15 @@ async def get_agent(session: AsyncSession, tenant: Tenant, name: str) -> Agent:
 async def upsert_agent(
     session: AsyncSession, tenant: Tenant, name: str, body: AgentUpsert
 ) -> AgentRead:
-    """Create the agent or replace its identity and defaults (working memory is kept)."""
+    """Create the agent or replace its identity and defaults (working memory is kept). The
+    window defaults are stored as given, field by field: whether they leave room depends on
+    the settings and the request, so a build checks them (`context.window.resolve_window`)."""
+    window = body.default_window
     values = {
         "identity": body.identity.model_dump(mode="json"),
         "default_budget": body.default_budget,
         "model": body.model,
+        "default_window": window.model_dump(exclude_none=True) if window else None,
     }
     return to_read(await AgentRepository(session).upsert(tenant.id, name, values))
 

@@ -17,7 +17,10 @@ class ContextWindow(RequestBody):
     gets what the reserves, the memory context and Past Learnings leave."""
 
     total: Annotated[int, Field(ge=1, le=10_000_000), WholeNumber] | None = Field(
-        default=None, description="Tokens of the whole chat request."
+        default=None,
+        description="Tokens of the whole chat request; more than system_reserve + "
+        "tools_reserve (each as the build resolves it), or the build is refused naming the "
+        "field.",
     )
     system_reserve: TokenCount | None = Field(
         default=None, description="Kept for your system prompt around the context."
@@ -58,10 +61,10 @@ class ChatMessageRead(BaseModel):
 
 
 class WindowRead(WindowSettings):
-    """The window the build used (the request's fields over the settings), and how
-    `available` was shared: the promise is `totals.used + the learnings layer's used +
-    history.recalled_tokens + history.tokens <= available`, the first three being the tokens of
-    `context`."""
+    """The window the build used (the request's fields over the agent's defaults over the
+    settings), and how `available` was shared: the promise is `totals.used + the learnings
+    layer's used + history.recalled_tokens + history.tokens <= available`, the first three
+    being the tokens of `context`."""
 
     available: int = Field(description="total - system_reserve - tools_reserve.")
     memory_budget: int = Field(description="The memory layers' budget (totals.budget).")

@@ -54,7 +54,7 @@ from app.context.types import (
     Tokens,
     Vector,
 )
-from app.context.window import learnings_share, memory_plan, resolve_window
+from app.context.window import AgentWindow, learnings_share, memory_plan, resolve_window
 from app.core.errors import NotFound
 from app.core.time import utcnow
 from app.providers.errors import ProviderError
@@ -189,7 +189,7 @@ async def build(
     encoding = engine.providers.tokens.encoding_for_model(request.model or agent.model)
     clock.lap("embed")
     choice = await choose_frame(engine, agent, request.input, vector, request.frame)
-    window = resolve_window(request.window, settings.window) if request.session_id else None
+    window = resolve_window(request, AgentWindow(agent.name, agent.default_window), settings.window)
     plan = (
         memory_plan(window, request.budget)
         if window

@@ -36,7 +36,8 @@ def _serialized(build: ContextBuildResponse) -> Response:
     return Response(content=build.model_dump_json(), media_type="application/json")
 
 
-@router.post("/build", response_model=ContextBuildResponse, responses=problems(*WITH_BODY))
+# 409: the agent's window defaults leave a build with a session no room (`window.py`).
+@router.post("/build", response_model=ContextBuildResponse, responses=problems(409, *WITH_BODY))
 async def build_context(
     body: ContextBuildRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
 ) -> Response:
@@ -44,7 +45,7 @@ async def build_context(
     return _serialized(await service.build_context(session, engine, tenant, body))
 
 
-@router.post("/refresh", responses=problems(*WITH_BODY))
+@router.post("/refresh", responses=problems(409, *WITH_BODY))
 async def refresh_context(
     body: ContextRefreshRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
 ) -> ContextRefreshResponse:

@@ -83,7 +83,8 @@ class ContextBuildRequest(RequestBody):
     window: ContextWindow | None = Field(
         default=None,
         description="With `session_id` only, and instead of `budget`: the whole prompt's "
-        "tokens and their shares; each field defaults to its CE_CONTEXT__WINDOW__ setting.",
+        "tokens and their shares; each field defaults to the agent's default_window, then to "
+        "its CE_CONTEXT__WINDOW__ setting.",
     )
 
     @field_validator("window")

@@ -22,10 +22,11 @@ T = TypeVar("T")
 
 
 class ProblemLocation(BaseModel):
-    """One fault of an invalid request."""
+    """One fault of an invalid request, or a stored field a request conflicts with."""
 
     loc: list[str | int] = Field(
-        description="Where: `body`, `query`, `path` or `header`, then field names and indexes."
+        description="Where: `body`, `query`, `path` or `header`, then field names and indexes; "
+        "in a 409, the stored field at fault (`agent`, `default_window`, `total`)."
     )
     msg: str = Field(description="What is wrong there.")
     type: str | None = Field(default=None, description="pydantic's error type, when it found it.")
@@ -42,7 +43,9 @@ class Problem(BaseModel):
     detail: str = Field(description="What went wrong, and what to do about it.")
     instance: str = Field(description="The path of the request.")
     errors: list[ProblemLocation] | None = Field(
-        default=None, description="For invalid input (422): each field at fault."
+        default=None,
+        description="For invalid input (422): each field at fault; in a 409 from an agent's "
+        "window defaults: each of its fields in the conflict.",
     )
 
 
