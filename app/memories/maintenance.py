@@ -14,7 +14,7 @@ from app.memories.models import Memory
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
 from app.memories.service import MemoryContext, enqueue_jobs
 from app.providers.container import Providers
-from app.sessions.repository import MessageVectorRepository
+from app.sessions.vector_repository import MessageVectorRepository
 
 
 class EmbeddingModelChanged(RuntimeError):

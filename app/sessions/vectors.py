@@ -11,7 +11,7 @@ from app.core.worker import ProviderGate
 from app.memories.tasks import check_model, embed_one_by_one
 from app.providers.embeddings import GuardedEmbedder
 from app.providers.errors import ProviderRejected
-from app.sessions.repository import MessageVectorRepository
+from app.sessions.vector_repository import MessageVectorRepository
 
 log = structlog.get_logger(__name__)
 
