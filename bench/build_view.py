@@ -3,8 +3,13 @@ and fields a service does not have yet read as none, so the same reader measures
 an older commit (`--commit`) as well as this one, and one with session summaries or without."""
 
 import uuid
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict
+
+
+def _none_as_empty(value: object) -> object:
+    return [] if value is None else value
 
 
 class _Read(BaseModel):
@@ -87,7 +92,8 @@ class BuildView(_Read):
     layers: list[LayerView]
     totals: TotalsView
     timings_ms: dict[str, float] = {}
-    messages: list[ChatMessageView] = []
+    # A build without a session answers `messages: null`.
+    messages: Annotated[list[ChatMessageView], BeforeValidator(_none_as_empty)] = []
     history: HistoryView | None = None
 
 

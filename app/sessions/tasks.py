@@ -108,12 +108,13 @@ class SummarizeSpans:
             head = f"[Summarized: {parts.message_tokens:,} tokens]"
             body = text or await asyncio.to_thread(self.extractive.summarize, parts.prompt, cap)
             found = digest.Digest(f"{head} {body}", [] if text else [at.first_seq])
-        elif text is not None:
-            head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
-            found = digest.Digest(f"{head}\n{text}", [])
         else:
             head = digest.header(at.depth, parts.messages, parts.first_at, parts.last_at)
-            found = await asyncio.to_thread(digest.extract, self.tokens, parts.lines, head, cap)
+            found = (
+                digest.Digest(f"{head}\n{text}", [])
+                if text is not None
+                else await asyncio.to_thread(digest.extract, self.tokens, parts.lines, head, cap)
+            )
         tokens = await asyncio.to_thread(self.tokens.count, found.content)
         await repository.add_summary(
             SessionSummary(
