@@ -8,7 +8,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 DEPTH = "ce_job_queue_depth"
 DONE = "ce_jobs_processed_total"
-# A series of the queue whose name says it measures how long jobs wait (none exists today).
+# A series of the queue whose name says it measures how long jobs wait (ce_job_queue_lag_seconds).
 _LAG_WORDS = ("age", "lag", "oldest", "wait", "delay")
 
 

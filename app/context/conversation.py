@@ -17,6 +17,8 @@ from app.context.clock import Clock
 from app.context.history import (
     HistoryChoice,
     HistoryMessage,
+    StoredCost,
+    budget_passed_at,
     reach,
     read_from,
     select_history,
@@ -36,8 +38,12 @@ from app.core.config import ContextSettings, WindowSettings
 from app.providers.tokenizer import BoundTokens
 from app.sessions.models import ConversationSession
 from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
+from app.sessions.summary_repository import SummaryRepository
 
 _NONE = HistoryChoice(kept=(), sinks=0, fresh_tail=0, tokens=0)
+# The first page of stored costs a build reads: the fresh tail and as many messages as the
+# budget holds at this many tokens each (the next pages are twice the last).
+PAGE_MESSAGE_TOKENS = 64
 
 
 @dataclass(frozen=True)
@@ -96,7 +102,8 @@ async def history(
     if conversation is None:
         return History(session_id, 0, window, budget, _NONE, unchanged)
     long = settings.summaries.long_message_tokens
-    choice, short = await _select(repository, conversation, tokens, window, budget, long)
+    summaries = SummaryRepository(session)
+    choice, short = await _select(repository, summaries, conversation, tokens, window, budget, long)
     clock.lap("history")
     count = conversation.message_count
     found = History(session_id, count, window, budget, choice, unchanged, short=short)
@@ -105,13 +112,13 @@ async def history(
         found = await _recall(repository, conversation.id, tokens, found, built, settings)
         clock.lap("recall")
     if wants_summaries(found.choice, found.in_session):
-        found = await _summaries(repository, conversation.id, tokens, found, settings)
+        found = await _summaries(summaries, conversation.id, tokens, found, settings)
         clock.lap("summaries")
     return found
 
 
 async def _summaries(
-    repository: SessionRepository,
+    repository: SummaryRepository,
     conversation_id: uuid.UUID,
     tokens: Tokens,
     found: History,
@@ -140,6 +147,7 @@ async def _summaries(
 
 async def _select(
     repository: SessionRepository,
+    summaries: SummaryRepository,
     conversation: ConversationSession,
     tokens: Tokens,
     window: WindowSettings,
@@ -148,20 +156,13 @@ async def _select(
 ) -> tuple[HistoryChoice, dict[int, str]]:
     """The selection, and the summaries of their own of the long assistant and tool messages
     it read (one more statement, only when there are such messages)."""
-    count = conversation.message_count
-    # Only what a selection can keep is read: how far back, the stored token counts say.
-    stored = await repository.stored_costs(
-        conversation.id, max(window.sinks, count - reach(budget, window.fresh_tail))
-    )
-    last_from = read_from(
-        stored, budget, fresh_tail=window.fresh_tail, long=long, scale=_stored_scale(tokens)
-    )
+    last_from = await _read_from(repository, conversation, tokens, window, budget, long)
     rows = await repository.ends(conversation.id, first=window.sinks, last_from=last_from)
     messages = [
         HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id) for row in rows
     ]
     longs = [r.seq for r in rows if long and r.role in ("assistant", "tool") and r.tokens > long]
-    short = await repository.short_forms(conversation.id, longs) if longs else {}
+    short = await summaries.short_forms(conversation.id, longs) if longs else {}
     # Tokenizing a long session is CPU work: off the event loop.
     choice = await asyncio.to_thread(
         select_history,
@@ -173,6 +174,32 @@ async def _select(
         short=short,
     )
     return choice, short
+
+
+async def _read_from(
+    repository: SessionRepository,
+    conversation: ConversationSession,
+    tokens: Tokens,
+    window: WindowSettings,
+    budget: int,
+    long: int,
+) -> int:
+    """How far back a selection can keep messages, as their stored token counts say: read
+    newest first, a page at a time (each twice the last), until one passes the budget or the
+    `reach` of any selection is read. A build usually reads one page of a long session's costs,
+    not the thousand a budget of cheap messages could reach."""
+    count = conversation.message_count
+    oldest = max(window.sinks, count - reach(budget, window.fresh_tail))
+    scale = _stored_scale(tokens)
+    stored: list[StoredCost] = []
+    start, page = count, window.fresh_tail + budget // PAGE_MESSAGE_TOKENS + 1
+    while start > oldest:
+        older = max(oldest, start - page)
+        stored[:0] = await repository.stored_costs(conversation.id, older, before=start)
+        start, page = older, 2 * page
+        if budget_passed_at(stored, budget, long=long, scale=scale) is not None:
+            break
+    return read_from(stored, budget, fresh_tail=window.fresh_tail, long=long, scale=scale)
 
 
 def _stored_scale(tokens: Tokens) -> float:

@@ -93,23 +93,34 @@ def read_from(
     stored: Sequence[StoredCost], budget: int, *, fresh_tail: int, long: int, scale: float
 ) -> int:
     """The oldest seq a selection within `budget` can keep after its sinks, from `stored` (a
-    session's last messages, in seq order, at least `reach` of them): walking back from the
-    newest, each message's least cost is summed, and the one that takes the sum past the budget
-    is the oldest to read (Missy's rule stops there). A message's least cost: the overhead, a
-    role of one token, and its content's stored tokens times `scale` (1 when the build counts
-    in the stored encoding: exact; less for another); a long assistant or tool message, which
-    may come as its own summary, costs the least any message does. The fresh tail is read
-    whatever it costs. Reading from here selects what reading everything would."""
+    session's last messages, in seq order, at least `reach` of them, or enough that
+    `budget_passed_at` finds a seq in them): walking back from the newest, each message's least
+    cost is summed, and the one that takes the sum past the budget is the oldest to read
+    (Missy's rule stops there). The fresh tail is read whatever it costs. Reading from here
+    selects what reading everything would."""
     if not stored:
         return 0
-    total, first = REPLY_PRIMING, stored[-1].seq
+    passed = budget_passed_at(stored, budget, long=long, scale=scale)
+    first = stored[0].seq if passed is None else passed
+    return min(first, stored[-1].seq + 1 - fresh_tail)
+
+
+def budget_passed_at(
+    stored: Sequence[StoredCost], budget: int, *, long: int, scale: float
+) -> int | None:
+    """Walking back from the newest of `stored`, the seq of the message whose least cost takes
+    the sum past `budget`, or None when all of them fit (older messages may then be kept too).
+    A message's least cost: the overhead, a role of one token, and its content's stored tokens
+    times `scale` (1 when the build counts in the stored encoding: exact; less for another); a
+    long assistant or tool message, which may come as its own summary, costs the least any
+    message does."""
+    total = REPLY_PRIMING
     for cost in reversed(stored):
-        first = cost.seq
         shortened = long > 0 and cost.role in ("assistant", "tool") and cost.tokens > long
         total += MIN_MESSAGE_TOKENS + (0 if shortened else math.floor(cost.tokens * scale))
         if total > budget:
-            break
-    return min(first, stored[-1].seq + 1 - fresh_tail)
+            return cost.seq
+    return None
 
 
 def select_history(

@@ -85,13 +85,15 @@ def choose(
     duplicate_similarity: float,
     budget: int,
     notes: Mapping[uuid.UUID, str],
+    limit: int,
 ) -> Learnings:
-    """The learnings the gate lets in, best first, within `budget` tokens: each line counted
-    with its newline, the header with its line and the blank line before the section."""
+    """At most `limit` learnings the gate lets in, best first, within `budget` tokens: each
+    line counted with its newline, the header with its line and the blank line before the
+    section."""
     room = budget - tokens.count(LEARNINGS_HEADER) - 2
     chosen: list[Included] = []
     for scored, admission in zip(ranked, admissions(ranked, gate), strict=True):
-        if room < _MIN_ROOM:
+        if room < _MIN_ROOM or len(chosen) >= limit:
             break
         if admission is None or not is_learning(scored.candidate):
             continue

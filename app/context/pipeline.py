@@ -217,7 +217,7 @@ async def build(
     if window:  # Past Learnings first: the layers fill without what they show
         learned = learnings.choose(
             tokens, ranked, rules.gate, rules.duplicate_similarity,
-            learnings_share(window, plan.total), gathered.standing.notes,
+            learnings_share(window, plan.total), gathered.standing.notes, settings.learnings_max,
         )  # fmt: skip
     assembly = assemble(
         tokens,

@@ -4,7 +4,7 @@ system messages after the sinks, for the messages evicted before the first one k
 The rule: when messages between the sinks and the first kept one were evicted, `share` of the
 history's budget is kept for summaries: the evictable prefix is first filled newest first in the
 rest (`reserve`). The summaries read are the coarsest that lie wholly before the first kept
-message (`SessionRepository.covering`: finer ones near the kept messages, where the coarser do
+message (`SummaryRepository.covering`: finer ones near the kept messages, where the coarser do
 not fit wholly); they are taken newest first while they fit what the messages left, and stop at
 the first that does not, so what they stand for runs up to the kept messages without a gap. What
 they do not use goes back to the evictable prefix, filled again newest first (`hand_back`); a

@@ -250,6 +250,8 @@ class ContextSettings(BaseModel):
     half_life_days: float = Field(default=30.0, gt=0)
     weights: RankingWeights = RankingWeights()
     window: WindowSettings = WindowSettings()
+    # With a session: at most this many learnings in "Past Learnings" (seed 001: up to 5).
+    learnings_max: int = Field(default=5, ge=0, le=50)
     # With a session: at most this many evicted messages the input clearly refers to come back
     # into the context (`app.context.recall`); 0: none.
     recall_max: int = Field(default=3, ge=0, le=20)

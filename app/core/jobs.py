@@ -331,3 +331,15 @@ class JobRepository:
             .group_by(Job.task, Job.state)
         )
         return {(r[0], r[1]): r[2] for r in rows}
+
+    async def lag(self) -> dict[str, float]:
+        """By task, the seconds the longest-waiting job due to run has waited since it was due
+        (its retry delay not counted): the queue's lag."""
+        now = func.clock_timestamp()  # not the transaction's start
+        waited = func.extract("epoch", now - func.min(Job.run_after))
+        rows = await self.session.execute(
+            select(Job.task, waited)
+            .where(Job.state == "queued", Job.run_after <= now)
+            .group_by(Job.task)
+        )
+        return {r[0]: float(r[1]) for r in rows}

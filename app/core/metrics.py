@@ -61,6 +61,12 @@ JOB_QUEUE_DEPTH = Gauge(
     "Background jobs not done, by task and state (read at scrape time).",
     ["task", "state"],
 )
+JOB_QUEUE_LAG = Gauge(
+    "ce_job_queue_lag_seconds",
+    "How long the longest-waiting background job due to run has waited, by task; 0 when none "
+    "waits (read at scrape time).",
+    ["task"],
+)
 PROVIDER_CIRCUIT_OPEN = Gauge(
     "ce_provider_circuit_open",
     "1 while calls to a provider are paused after failures in a row, else 0.",

@@ -6,7 +6,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.db import Database, database_unavailable
 from app.core.errors import ServiceUnavailable
 from app.core.jobs import TASKS, JobRepository
-from app.core.metrics import DATABASE_UP, JOB_QUEUE_DEPTH, MEMORIES_STORED
+from app.core.metrics import DATABASE_UP, JOB_QUEUE_DEPTH, JOB_QUEUE_LAG, MEMORIES_STORED
 from app.core.migrations import is_at_head
 from app.memories.repository import MemoryRepository
 from app.ops.schemas import Readiness
@@ -38,10 +38,12 @@ async def refresh_gauges(database: Database) -> None:
 
 
 async def _read_gauges(session: AsyncSession) -> None:
-    depth = await JobRepository(session).depth()
+    jobs = JobRepository(session)
+    depth, lag = await jobs.depth(), await jobs.lag()
     for task in TASKS:
         for state in ("queued", "running", "failed"):
             JOB_QUEUE_DEPTH.labels(task, state).set(depth.get((task, state), 0))
+        JOB_QUEUE_LAG.labels(task).set(lag.get(task, 0.0))
     counts = await MemoryRepository(session).count_by_kind_and_state()
     MEMORIES_STORED.clear()
     for (kind, state), count in counts.items():

@@ -2,7 +2,7 @@
 
 import re
 from collections import Counter
-from typing import Protocol
+from typing import Literal, Protocol
 
 import openai
 
@@ -58,18 +58,30 @@ class ExtractiveSummarizer:
         return " ".join(sentences[i] for i in sorted(chosen))
 
 
-class LlmSummarizer(Protocol):
-    """Writes a short summary of a memory with a language model."""
+Subject = Literal["memory", "conversation"]
 
-    async def summarize(self, text: str, max_tokens: int) -> str: ...
+
+class LlmSummarizer(Protocol):
+    """Writes a short summary of a memory, or of a stretch of a conversation, with a language
+    model."""
+
+    async def summarize(self, text: str, max_tokens: int, subject: Subject = "memory") -> str: ...
 
     async def aclose(self) -> None: ...
 
 
 _PROMPT = (
-    "Summarize the following memory of an AI agent in at most {words} words. Keep names, "
-    "numbers, dates, decisions and outcomes; drop filler. Answer with the summary only.\n\n{text}"
+    "Summarize {subject} in at most {words} words. Keep names, numbers, dates, decisions and "
+    "outcomes; drop filler. Answer with the summary only.\n\n{text}"
 )
+# What the model is told it reads.
+_SUBJECTS: dict[Subject, str] = {
+    "memory": "the following memory of an AI agent",
+    "conversation": (
+        "the following stretch of a conversation between a user and an AI agent (one message "
+        "a line, `role: text`), saying who said, asked, decided or did what"
+    ),
+}
 
 
 class OpenAISummarizer:
@@ -85,9 +97,10 @@ class OpenAISummarizer:
         """Close the HTTP connections of the client."""
         await self._client.close()
 
-    async def summarize(self, text: str, max_tokens: int) -> str:
+    async def summarize(self, text: str, max_tokens: int, subject: Subject = "memory") -> str:
         """Ask the model for a summary and clip it to `max_tokens`."""
-        prompt = _PROMPT.format(words=max(10, int(max_tokens * 0.7)), text=text)
+        words = max(10, int(max_tokens * 0.7))
+        prompt = _PROMPT.format(subject=_SUBJECTS[subject], words=words, text=text)
         try:
             response = await self._client.chat.completions.create(
                 model=self._model,
@@ -110,9 +123,9 @@ class GuardedSummarizer:
         self.inner = summarizer
         self.breaker = breaker
 
-    async def summarize(self, text: str, max_tokens: int) -> str:
+    async def summarize(self, text: str, max_tokens: int, subject: Subject = "memory") -> str:
         """A summary; ProviderUnavailable while the endpoint is down or paused."""
-        return await self.breaker.call(lambda: self.inner.summarize(text, max_tokens))
+        return await self.breaker.call(lambda: self.inner.summarize(text, max_tokens, subject))
 
     async def aclose(self) -> None:
         await self.inner.aclose()

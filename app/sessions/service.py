@@ -29,6 +29,7 @@ from app.sessions.schemas import (
     ToolMessageCreate,
 )
 from app.sessions.spans import completes_a_block
+from app.sessions.summary_repository import SummaryRepository
 from app.tenants.models import Tenant
 
 
@@ -83,7 +84,7 @@ async def _session_read(
                 tokens=s.tokens,
                 method="llm" if s.method == "llm" else "extractive",
             )
-            for s in await repository.summaries(conversation.id)
+            for s in await SummaryRepository(repository.session).summaries(conversation.id)
         ],
     )
 

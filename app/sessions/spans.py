@@ -6,7 +6,7 @@ block is summarized once it is complete and older than the default fresh tail (i
 leave the kept window). Depth d + 1 covers `fanout` consecutive depth-d summaries, aligned the
 same way, once all of them exist. With span 20 and fanout 5, a session of 10,000 messages has at
 most 500 + 100 + 20 + 4 = 624 summaries, and any stretch of it before the kept messages is covered
-by at most fanout - 1 = 4 summaries per depth (`SessionRepository.covering`), 16 in all: what a
+by at most fanout - 1 = 4 summaries per depth (`SummaryRepository.covering`), 16 in all: what a
 build reads does not grow with the session.
 """
 

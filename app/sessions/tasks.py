@@ -20,6 +20,7 @@ from app.sessions import digest
 from app.sessions.models import SessionSummary
 from app.sessions.repository import SessionRepository
 from app.sessions.spans import Place, due
+from app.sessions.summary_repository import SummaryRepository
 
 log = structlog.get_logger(__name__)
 
@@ -74,13 +75,13 @@ class SummarizeSpans:
         self, sessionmaker: async_sessionmaker[AsyncSession], job: ClaimedJob
     ) -> None:
         async with sessionmaker() as session:
-            repository = SessionRepository(session)
-            conversation = await repository.by_id(job.subject_id)
+            conversation = await SessionRepository(session).by_id(job.subject_id)
             count = conversation.message_count if conversation else 0
-            existing = await repository.summary_places(job.subject_id)
+            summaries = SummaryRepository(session)
+            existing = await summaries.summary_places(job.subject_id)
             s = self.settings
             longs = (
-                await repository.long_unsummarized(
+                await summaries.long_unsummarized(
                     job.subject_id, s.long_message_tokens, s.per_job + 1
                 )
                 if s.long_message_tokens
@@ -91,19 +92,47 @@ class SummarizeSpans:
         places += due(count, self.fresh_tail, s.span, s.fanout, existing)
         for place in places[: s.per_job]:
             async with sessionmaker.begin() as session:
-                await self._make(SessionRepository(session), job.subject_id, place)
+                await self._make(session, job.subject_id, place)
+        upgraded = await self._upgrade(sessionmaker, job.subject_id, s.per_job - len(places))
         async with sessionmaker.begin() as session:
             jobs = JobRepository(session)
-            if await jobs.complete([job]) and len(places) > s.per_job:
+            if await jobs.complete([job]) and (len(places) > s.per_job or upgraded):
                 await jobs.enqueue_for_session(
                     job.subject_id, "summarize_spans", max_attempts=self.max_attempts
                 )
         log.info("sessions.summarized", made=min(len(places), s.per_job), due=len(places))
 
-    async def _make(self, repository: SessionRepository, session_id: uuid.UUID, at: Place) -> None:
-        parts = await self._parts(repository, session_id, at)
+    async def _upgrade(
+        self, sessionmaker: async_sessionmaker[AsyncSession], session_id: uuid.UUID, room: int
+    ) -> bool:
+        """With an LLM and `room` left in the job, rewrite that many of the session's summaries
+        made extractive while it was away; whether more may be left (it answered them all)."""
+        if self.llm is None or room <= 0:
+            return False
+        async with sessionmaker() as session:
+            found = await SummaryRepository(session).extractive_places(session_id, room + 1)
+        for depth, first, last in found[:room]:
+            async with sessionmaker.begin() as session:
+                place = Place(depth, first, last)
+                if not await self._make(session, session_id, place, upgrade=True):
+                    return False  # still away: the next job tries again
+        return len(found) > room
+
+    async def _make(
+        self,
+        session: AsyncSession,
+        session_id: uuid.UUID,
+        at: Place,
+        *,
+        upgrade: bool = False,
+    ) -> bool:
+        """Make the summary at `at` and store it; with `upgrade`, only an LLM's, in place of
+        the extractive one there (False when the LLM did not write it)."""
+        parts = await self._parts(session, session_id, at)
         cap = self.settings.max_tokens
         text = await self._by_llm(parts.prompt, cap)
+        if upgrade and text is None:
+            return False
         if at.depth == 0:  # one message: its sentences, under the tokens it stands for
             head = f"[Summarized: {parts.message_tokens:,} tokens]"
             body = text or await asyncio.to_thread(self.extractive.summarize, parts.prompt, cap)
@@ -116,7 +145,7 @@ class SummarizeSpans:
                 else await asyncio.to_thread(digest.extract, self.tokens, parts.lines, head, cap)
             )
         tokens = await asyncio.to_thread(self.tokens.count, found.content)
-        await repository.add_summary(
+        await SummaryRepository(session).add_summary(
             SessionSummary(
                 id=uuid.uuid4(),
                 session_id=session_id,
@@ -130,15 +159,17 @@ class SummarizeSpans:
                 tokens=tokens,
                 method="extractive" if text is None else "llm",
                 quoted_seqs=found.quoted_seqs,
-            )
+            ),
+            upgrade=upgrade,
         )
+        return True
 
-    async def _parts(
-        self, repository: SessionRepository, session_id: uuid.UUID, at: Place
-    ) -> _Parts:
+    async def _parts(self, session: AsyncSession, session_id: uuid.UUID, at: Place) -> _Parts:
         if at.depth <= 1:
             span = self.settings.span if at.depth else 1
-            rows = await repository.page(session_id, after=at.first_seq - 1, limit=span)
+            rows = await SessionRepository(session).page(
+                session_id, after=at.first_seq - 1, limit=span
+            )
             triples = [(m.seq, m.role, m.content) for m in rows]
             if at.depth == 0:
                 (row,) = rows
@@ -152,7 +183,7 @@ class SummarizeSpans:
             )
         size = (at.last_seq - at.first_seq + 1) // self.settings.fanout
         firsts = [(at.depth - 1, at.first_seq + i * size) for i in range(self.settings.fanout)]
-        found = await repository.summaries_at(session_id, firsts)
+        found = await SummaryRepository(session).summaries_at(session_id, firsts)
         return _Parts(
             digest.summary_lines([(p.content, p.quoted_seqs) for p in found]),
             "\n\n".join(p.content for p in found),
@@ -167,7 +198,7 @@ class SummarizeSpans:
         if self.llm is None:
             return None
         try:
-            return await self.llm.summarize(prompt, cap)
+            return await self.llm.summarize(prompt, cap, "conversation")
         except (ProviderUnavailable, ProviderRejected) as exc:
             log.warning("sessions.summary_extractive", reason=str(exc)[:200])
             return None

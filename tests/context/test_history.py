@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.history import HistoryMessage, StoredCost, reach, read_from, select_history
+from app.context.history import (
+    HistoryMessage,
+    StoredCost,
+    budget_passed_at,
+    reach,
+    read_from,
+    select_history,
+)
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 
 ROLES = ("user", "assistant", "system", "tool")
@@ -121,6 +128,12 @@ def test_history_never_exceeds_its_budget(
     start = read_from(stored, budget, fresh_tail=fresh_tail, long=0, scale=1.0) if stored else 0
     read = [m for m in messages if m.seq < sinks or m.seq >= start]
     assert select_history(tokens, read, budget, sinks=sinks, fresh_tail=fresh_tail) == choice
+    # A build reads the stored costs newest first, a page at a time, and stops at the first page
+    # that passes the budget: what it then reads from is the same.
+    for page in range(1, len(stored) + 1):
+        newest = stored[len(stored) - page :]
+        if budget_passed_at(newest, budget, long=0, scale=1.0) is not None:
+            assert read_from(newest, budget, fresh_tail=fresh_tail, long=0, scale=1.0) == start
 
 
 def say(seq: int, content: str, role: str = "user") -> HistoryMessage:

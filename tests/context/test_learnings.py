@@ -62,11 +62,12 @@ def test_context_with_learnings_and_history_never_exceed_available(
     ranked = ranked_by_settings(candidates)
     memory = memory_share(window)
     share = learnings_share(window, memory)
-    chosen = learnings.choose(tokens, ranked, Gate(), 0.95, share, notes)
+    chosen = learnings.choose(tokens, ranked, Gate(), 0.95, share, notes, 5)
     assembly = assemble(tokens, memory, content(), ranked, reserved=chosen.ids())
     text, count, shown = learnings.attach(tokens, assembly.text, assembly.tokens, chosen)
     assert tokens.count(text) == count == assembly.tokens + shown.used
     assert 0 <= shown.used <= share
+    assert len(shown.items) <= 5  # seed 001: up to 5
     assert assembly.tokens <= memory
     assert all(learnings.is_learning(i.scored.candidate) for i in shown.items)
     assert [i.scored.score for i in shown.items] == sorted(
@@ -100,7 +101,7 @@ def test_a_lesson_holds_the_outcome_notes_and_a_procedure_its_name(
     steps.title = "Evaluate"
     ranked = ranked_by_settings([made, pending, steps])
     notes = {made.memory_id: "Reads stayed under 2 ms."}
-    chosen = learnings.choose(tokens, ranked, Gate(), 0.95, 200, notes)
+    chosen = learnings.choose(tokens, ranked, Gate(), 0.95, 200, notes, 5)
     text, _count, shown = learnings.attach(tokens, "## Identity\nNewton.", 5, chosen)
     assert text == (
         "## Identity\nNewton.\n\n## Past Learnings\n"
@@ -112,5 +113,19 @@ def test_a_lesson_holds_the_outcome_notes_and_a_procedure_its_name(
     # Room for the header and the one-liner alone: the best learning comes as its one-liner.
     micro = "- Chose Postgres over Redis [success, 0.85]"
     room = tokens.count(learnings.LEARNINGS_HEADER) + 2 + tokens.count(micro) + 1
-    tight = learnings.choose(tokens, ranked, Gate(), 0.95, room, notes)
+    tight = learnings.choose(tokens, ranked, Gate(), 0.95, room, notes, 5)
     assert [(i.line, i.detail) for i in tight.items] == [(micro, "micro")]
+
+
+def test_at_most_the_limit_of_learnings_best_first(token_counter: TokenCounter) -> None:
+    tokens = token_counter.bound("o200k_base")
+    made = [
+        candidate("procedure", f"Procedure {name}: step one, then two", f"{name} steps", sim)
+        for name, sim in (("deploy", 0.9), ("rollback", 0.8), ("restore", 0.7), ("rotate", 0.6))
+    ]
+    ranked = ranked_by_settings(made)
+    chosen = learnings.choose(tokens, ranked, Gate(), 0.95, 500, {}, 2)
+    assert [i.scored.candidate.memory_id for i in chosen.items] == [
+        made[0].memory_id,
+        made[1].memory_id,
+    ]

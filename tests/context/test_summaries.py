@@ -29,7 +29,7 @@ BUDGETS = st.one_of(st.integers(0, 200), st.integers(0, 20_000))
 
 
 def covering(summaries: Sequence[SpanSummary], before: int) -> list[SpanSummary]:
-    """`SessionRepository.covering` on plain data: the coarsest wholly before `before`."""
+    """`SummaryRepository.covering` on plain data: the coarsest wholly before `before`."""
     inside = [s for s in summaries if s.last_seq < before]
     return sorted(
         (

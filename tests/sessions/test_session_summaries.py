@@ -131,6 +131,10 @@ async def test_llm_summaries_when_configured_and_extractive_while_it_is_down(
         assert by_llm[0].content.startswith("[Summary: depth 1, 20 messages,")
         assert SUMMARY_PREFIX in by_llm[0].content
         assert by_llm[0].quoted_seqs == []
+        # The model is told it reads a conversation, one `role: text` a line.
+        asked = fake.requests_to("/v1/chat/completions")[0].body["messages"][0]["content"]
+        assert "stretch of a conversation" in asked
+        assert "\nuser: " in asked
 
         fake.fail_all()
         await append(stack.client, tenancy, long_session(76)[56:])  # a third block
@@ -138,6 +142,17 @@ async def test_llm_summaries_when_configured_and_extractive_while_it_is_down(
         third = (await stored(sessionmaker))[2]
         assert (third.first_seq, third.method) == (40, "extractive")
         assert third.quoted_seqs
+
+        # Back: the next job makes the fourth and rewrites the one made while it was away.
+        fake.recover()
+        await append(stack.client, tenancy, long_session(96)[76:])
+        await stack.worker.drain()
+        after = await stored(sessionmaker)
+        assert [(s.first_seq, s.method) for s in after] == [
+            (0, "llm"), (20, "llm"), (40, "llm"), (60, "llm")
+        ]  # fmt: skip
+        assert after[2].quoted_seqs == []
+        assert after[2].content.startswith("[Summary: depth 1, 20 messages,")
 
 
 async def test_another_tenants_session_and_summaries_are_invisible(
