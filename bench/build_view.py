@@ -24,6 +24,7 @@ class ItemView(_Read):
 
 class LayerView(_Read):
     name: str
+    used: int = 0
     items: list[ItemView] = []
 
 

@@ -19,7 +19,7 @@ class SessionBuild:
     """One build with a session: its tokens as the build accounts them and recounted here."""
 
     messages: int  # in the session at the build
-    context: int  # totals.used + history.recalled_tokens
+    context: int  # totals.used + the learnings layer's used + history.recalled_tokens
     history: int  # history.tokens
     recount: int  # the context text and the messages as a chat request, counted here
     server_ms: float

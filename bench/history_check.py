@@ -52,10 +52,12 @@ def recount(counter: TokenCounter, built: BuildView) -> int:
 
 
 def sent_tokens(built: BuildView) -> tuple[int, int]:
-    """(context, history) as the build accounts them: `totals.used` plus the recalled
-    section's `history.recalled_tokens`, and `history.tokens`."""
+    """(context, history) as the build accounts them: `totals.used` (the memory layers), Past
+    Learnings' layer (`learnings`, outside `totals`), the recalled section's
+    `history.recalled_tokens`, and `history.tokens`."""
     history = built.history or HistoryView()
-    return built.totals.used + history.recalled_tokens, history.tokens
+    learned = sum(layer.used for layer in built.layers if layer.name == "learnings")
+    return built.totals.used + learned + history.recalled_tokens, history.tokens
 
 
 @dataclass(frozen=True)

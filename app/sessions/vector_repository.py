@@ -65,9 +65,13 @@ class MessageVectorRepository:
             )
             .values(embedding=None, embedding_refused=None)
         )
+        # A new type resets the column's storage to the type's: keep the vectors in the row
+        # (migration 0016, recall's exact scan).
         await self.session.execute(
             text(
-                f"ALTER TABLE session_message ALTER COLUMN embedding TYPE vector({int(dimensions)})"
+                "ALTER TABLE session_message "
+                f"ALTER COLUMN embedding TYPE vector({int(dimensions)}), "
+                "ALTER COLUMN embedding SET STORAGE MAIN"
             )
         )
         return list(

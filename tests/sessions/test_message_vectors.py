@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
@@ -63,6 +63,19 @@ async def session_jobs(sessionmaker: async_sessionmaker[AsyncSession]) -> list[J
             select(Job).where(Job.task == "embed_messages").order_by(Job.id)
         )
         return list(found)
+
+
+async def vector_storage(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
+    """How PostgreSQL stores the messages' vectors: `m` (MAIN) keeps them in the row, where
+    recall's exact scan reads them without a trip to the TOAST table."""
+    async with sessionmaker() as session:
+        found = await session.scalar(
+            text(
+                "SELECT CAST(attstorage AS text) FROM pg_attribute "
+                "WHERE attrelid = 'session_message'::regclass AND attname = 'embedding'"
+            )
+        )
+    return str(found)
 
 
 async def test_messages_are_embedded_in_bounded_runs_until_none_is_left(
@@ -190,6 +203,7 @@ async def test_a_change_of_model_treats_message_vectors_as_memory_vectors(
     await append(client, tenancy, said(3))
     await worker.drain()
     assert await vectors(sessionmaker) == (3, 0, 3)
+    assert await vector_storage(sessionmaker) == "m"
     # Only message vectors are stored: another model is refused all the same.
     async with sessionmaker.begin() as session:
         with pytest.raises(EmbeddingModelChanged):
@@ -197,5 +211,6 @@ async def test_a_change_of_model_treats_message_vectors_as_memory_vectors(
     async with sessionmaker.begin() as session:
         await reembed_all(session, LOCAL_MODEL, 384, max_attempts=3)
     assert await vectors(sessionmaker) == (0, 0, 3)
+    assert await vector_storage(sessionmaker) == "m"  # the new column keeps them in the row
     await worker.drain()
     assert await vectors(sessionmaker) == (3, 0, 3)
