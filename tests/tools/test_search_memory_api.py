@@ -1,0 +1,128 @@
+"""search_memory: the agent's memories by their words and by their meaning, and with a session
+its earlier messages no longer in the context; what it shows counts as referenced."""
+
+import json
+from typing import Any
+
+import httpx
+
+from app.core.worker import Worker
+from tests.context.test_history_api import conversation
+from tests.context.test_recall_api import PASSWORD, QUESTION
+from tests.factories import Tenancy, put_agent
+from tests.tools.calls import memory_ids, remember, result
+
+VIOLIN = "My daughter starts violin lessons next month; she picked the teacher herself."
+FLIGHT = "Our flight to Lisbon lands at 7pm on Friday."
+ROTATION = "The staging database password rotates every Tuesday at 09:00."
+
+
+async def agent_with_memories(client: httpx.AsyncClient, tenancy: Tenancy) -> dict[str, str]:
+    await put_agent(client, tenancy)
+    return {text: await remember(client, tenancy, text) for text in (VIOLIN, FLIGHT, ROTATION)}
+
+
+async def test_a_memory_is_found_by_its_words(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
+    ids = await agent_with_memories(client, tenancy)  # no worker ran: no vectors yet
+    found = await result(client, tenancy, "search_memory", {"query": "staging password"})
+    assert found["name"] == "search_memory"
+    assert memory_ids(found) == [ids[ROTATION]]
+    assert f"[memory {ids[ROTATION]}] fact, " in found["content"]
+    assert ROTATION in found["content"]
+    assert "Lisbon" not in found["content"]
+    assert "expand_memory(memory_id)" in found["content"]
+    assert (found["left_out"], found["cut"], found["tool_call_id"], found["message"]) == (
+        0,
+        False,
+        None,
+        None,
+    )
+    # Nothing matches: the model is told so.
+    found = await result(client, tenancy, "search_memory", {"query": "kubernetes ingress"})
+    assert found["references"] == []
+    assert 'No memory matches "kubernetes ingress".' in found["content"]
+
+
+async def test_a_memory_is_found_by_its_meaning(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    ids = await agent_with_memories(client, tenancy)
+    await worker.drain()
+    # No word in common with the violin memory: only its meaning finds it.
+    found = await result(
+        client, tenancy, "search_memory", {"query": "What instrument will my child learn?"}
+    )
+    assert memory_ids(found)[0] == ids[VIOLIN]
+    assert VIOLIN in found["content"]
+    # Kinds narrow the search.
+    found = await result(
+        client,
+        tenancy,
+        "search_memory",
+        {"query": "What instrument will my child learn?", "kinds": ["decision", "episode"]},
+    )
+    assert memory_ids(found) == []
+
+
+async def test_shown_memories_count_as_referenced(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    ids = await agent_with_memories(client, tenancy)
+    await result(client, tenancy, "search_memory", {"query": "staging password"})
+    record = await client.get(f"/memories/{ids[ROTATION]}", headers=tenancy.headers)
+    assert record.json()["reference_count"] == 1
+    assert record.json()["last_referenced_at"] is not None
+    untouched = await client.get(f"/memories/{ids[FLIGHT]}", headers=tenancy.headers)
+    assert untouched.json()["reference_count"] == 0
+
+
+def with_password(length: int) -> list[dict[str, Any]]:
+    said = conversation(length)
+    said[3] = PASSWORD
+    return said
+
+
+async def test_an_earlier_message_of_the_session_is_found(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    path = "/agents/newton/sessions/chat-1/messages"
+    appended = await client.post(
+        path, json={"messages": with_password(40)}, headers=tenancy.headers
+    )
+    assert appended.status_code == 201, appended.text
+    message_id = appended.json()["messages"][3]["id"]
+    arguments = {"query": QUESTION, "session_id": "chat-1"}
+    found = await result(client, tenancy, "search_memory", json.dumps(arguments))
+    assert found["references"] == [{"kind": "message", "id": message_id}]
+    assert "Earlier messages of session chat-1:" in found["content"]
+    assert f"- [message seq 3] user, 2026-11-20: {PASSWORD['content']}" in found["content"]
+    assert 'No memory matches "' in found["content"]
+    # Without the session no message is searched; another session has none.
+    found = await result(client, tenancy, "search_memory", {"query": QUESTION})
+    assert "Earlier messages" not in found["content"]
+    other = {"query": QUESTION, "session_id": "chat-2"}
+    found = await result(client, tenancy, "search_memory", other)
+    assert found["references"] == []
+    assert "Session chat-2 has no messages." in found["content"]
+
+
+async def test_messages_a_build_always_keeps_are_not_searched(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    """The fresh tail (the agent's window default here) is in every context already."""
+    response = await client.put(
+        "/agents/newton",
+        json={"identity": {"name": "Newton"}, "default_window": {"fresh_tail": 40}},
+        headers=tenancy.headers,
+    )
+    assert response.status_code == 200, response.text
+    path = "/agents/newton/sessions/chat-1/messages"
+    appended = await client.post(
+        path, json={"messages": with_password(40)}, headers=tenancy.headers
+    )
+    assert appended.status_code == 201, appended.text
+    arguments = {"query": QUESTION, "session_id": "chat-1"}
+    found = await result(client, tenancy, "search_memory", arguments)
+    assert found["references"] == []
+    assert "No earlier message of session chat-1 matches" in found["content"]
