@@ -86,4 +86,4 @@ def fit(tokens: Tokens, output: ToolOutput, limit: int) -> Fitted:
         count = tokens.count(text)
     items = tuple(item for section in shown for item in section)
     references = tuple(dict.fromkeys(i.reference for i in items if i.reference is not None))
-    return Fitted(text, count, references, left_out, cut, items)
+    return Fitted(text, count, references, left_out, cut)

@@ -3,17 +3,21 @@
 A tool is a `Tool`: its name, what it does (for the model), its arguments as a pydantic model
 (the definition's JSON Schema is generated from it) and an async handler that takes the call and
 the validated arguments and returns a `ToolOutput`. `define` makes one; add it to `TOOLS`.
+What a result shows is counted as referenced by the entry of its kind in `REFERENCE_COUNTERS`.
 """
 
-from collections.abc import Awaitable, Callable, Mapping
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from pydantic import BaseModel, JsonValue, ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.context.repository import ContextRepository
 from app.core.errors import InvalidInput
 from app.tools import expand_memory, search_memory
-from app.tools.types import ToolCall, ToolOutput
+from app.tools.types import ReferenceKind, ToolCall, ToolOutput
 
 Arguments = TypeVar("Arguments", bound=BaseModel)
 
@@ -110,6 +114,17 @@ TOOLS: tuple[Tool, ...] = (
         expand_memory.expand_memory,
     ),
 )
+
+
+async def _count_memory_references(session: AsyncSession, memory_ids: Sequence[uuid.UUID]) -> None:
+    await ContextRepository(session).record_references(memory_ids)
+
+
+# How a result's references of each kind are counted (a memory's as feedback counts them: its
+# usage in ranking); a kind with no entry is not counted.
+REFERENCE_COUNTERS: Mapping[
+    ReferenceKind, Callable[[AsyncSession, Sequence[uuid.UUID]], Awaitable[None]]
+] = {"memory": _count_memory_references}
 
 
 def find(name: str) -> Tool | None:

@@ -4,14 +4,13 @@ to its tokens, what it shows counted as referenced."""
 import asyncio
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pydantic import JsonValue
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.service import get_agent
 from app.context.engine import ContextEngine
-from app.context.repository import ContextRepository
 from app.core.config import ToolSettings
 from app.core.errors import DomainError, InvalidInput, NotFound
 from app.core.fields import check_json
@@ -27,7 +26,7 @@ from app.tools.schemas import (
     ToolReference,
     ToolResult,
 )
-from app.tools.types import ToolCall
+from app.tools.types import Reference, ToolCall
 
 
 async def list_tools(
@@ -43,6 +42,15 @@ async def list_tools(
         )
         for tool in registry.TOOLS
     ]
+
+
+async def count_references(session: AsyncSession, references: Sequence[Reference]) -> None:
+    """Count what a result shows as referenced, each kind by its `registry.REFERENCE_COUNTERS`
+    entry (a kind without one, such as a message, has no counter)."""
+    for kind, counter in registry.REFERENCE_COUNTERS.items():
+        ids = [r.id for r in references if r.kind == kind]
+        if ids:
+            await counter(session, ids)
 
 
 def _unknown(name: str) -> NotFound:
@@ -101,8 +109,7 @@ async def call_tool(
         output = await tool.run(call, parse_arguments(request.arguments))
         limit = request.max_tokens or settings.max_tokens
         fitted = await asyncio.to_thread(fit, tokens, output, limit)
-        memories = [r.id for r in fitted.references if r.kind == "memory"]
-        await ContextRepository(session).record_references(memories)
+        await count_references(session, fitted.references)
         outcome = "ok"
     except DomainError as exc:
         outcome = {404: "not_found", 422: "invalid"}.get(exc.status, "error")

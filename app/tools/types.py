@@ -1,7 +1,7 @@
 """Plain data of the tools: what a call may read, and what a tool hands back (no I/O here)."""
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -74,4 +74,3 @@ class Fitted:
     references: tuple[Reference, ...] = ()
     left_out: int = 0
     cut: bool = False
-    shown: tuple[Item, ...] = field(default_factory=tuple)

@@ -9,7 +9,7 @@ import httpx
 from app.core.worker import Worker
 from tests.context.test_history_api import conversation
 from tests.context.test_recall_api import PASSWORD, QUESTION
-from tests.factories import Tenancy, put_agent
+from tests.factories import Tenancy, put_agent, write
 from tests.tools.calls import memory_ids, remember, result
 
 VIOLIN = "My daughter starts violin lessons next month; she picked the teacher herself."
@@ -24,6 +24,8 @@ async def agent_with_memories(client: httpx.AsyncClient, tenancy: Tenancy) -> di
 
 async def test_a_memory_is_found_by_its_words(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
     ids = await agent_with_memories(client, tenancy)  # no worker ran: no vectors yet
+    await put_agent(client, tenancy, "ada")  # another agent's memories are not searched
+    await write(client, tenancy, {"kind": "fact", "content": ROTATION}, agent="ada")
     found = await result(client, tenancy, "search_memory", {"query": "staging password"})
     assert found["name"] == "search_memory"
     assert memory_ids(found) == [ids[ROTATION]]
@@ -126,3 +128,22 @@ async def test_messages_a_build_always_keeps_are_not_searched(
     found = await result(client, tenancy, "search_memory", arguments)
     assert found["references"] == []
     assert "No earlier message of session chat-1 matches" in found["content"]
+
+
+async def test_an_earlier_message_is_found_by_its_meaning_once_embedded(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    await put_agent(client, tenancy)
+    said = conversation(40)
+    said[5] = {"role": "user", "content": VIOLIN}
+    path = "/agents/newton/sessions/chat-1/messages"
+    appended = await client.post(path, json={"messages": said}, headers=tenancy.headers)
+    assert appended.status_code == 201, appended.text
+    arguments = {"query": "What instrument will my child learn?", "session_id": "chat-1"}
+    found = await result(client, tenancy, "search_memory", arguments)
+    assert found["references"] == []  # no vector yet, and no word in common
+    await worker.drain()
+    found = await result(client, tenancy, "search_memory", arguments)
+    message_id = appended.json()["messages"][5]["id"]
+    assert found["references"] == [{"kind": "message", "id": message_id}]
+    assert "- [message seq 5] user, " in found["content"]
