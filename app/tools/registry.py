@@ -6,6 +6,8 @@ the validated arguments and returns a `ToolOutput`. `define` makes one; add it t
 What a result shows is counted as referenced by the entry of its kind in `REFERENCE_COUNTERS`.
 """
 
+import copy
+import functools
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,8 +34,8 @@ class Tool:
     run: Callable[[ToolCall, Mapping[str, JsonValue]], Awaitable[ToolOutput]]
 
     def parameters(self) -> dict[str, JsonValue]:
-        """The arguments' JSON Schema as OpenAI's function calling takes it."""
-        return openai_schema(self.arguments)
+        """The arguments' JSON Schema as OpenAI's function calling takes it (a copy)."""
+        return copy.deepcopy(openai_schema(self.arguments))
 
 
 def define(
@@ -56,12 +58,13 @@ def validate(arguments: type[Arguments], raw: Mapping[str, JsonValue]) -> Argume
         return arguments.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = [str(part) for part in first["loc"]]
-        name = ".".join(where) or "arguments"
+        where = list(first["loc"])
+        name = ".".join(str(part) for part in where) or "arguments"
         detail = f"arguments.{name}: {first['msg']}"
         raise InvalidInput(detail, loc=["body", "arguments", *where]) from exc
 
 
+@functools.cache
 def openai_schema(arguments: type[BaseModel]) -> dict[str, JsonValue]:
     """The model's JSON Schema without titles, an optional field's `null` branch folded away
     (leaving it out says the same), as a function's `parameters`."""

@@ -82,7 +82,7 @@ async def test_an_unknown_tool_is_404(client: httpx.AsyncClient, tenancy: Tenanc
         ({"query": "  "}, ["body", "arguments", "query"]),
         ({"query": "x", "limit": 0}, ["body", "arguments", "limit"]),
         ({"query": "x", "limit": "5"}, ["body", "arguments", "limit"]),
-        ({"query": "x", "kinds": ["censor"]}, ["body", "arguments", "kinds", "0"]),
+        ({"query": "x", "kinds": ["censor"]}, ["body", "arguments", "kinds", 0]),
         ({"query": "x", "session_id": "no spaces"}, ["body", "arguments", "session_id"]),
         ({"query": "x", "colour": "red"}, ["body", "arguments", "colour"]),
         ('{"query": "x"', ["body", "arguments"]),
@@ -92,7 +92,7 @@ async def test_an_unknown_tool_is_404(client: httpx.AsyncClient, tenancy: Tenanc
     ],
 )
 async def test_bad_arguments_are_422_naming_the_field(
-    client: httpx.AsyncClient, tenancy: Tenancy, arguments: object, loc: list[str]
+    client: httpx.AsyncClient, tenancy: Tenancy, arguments: object, loc: list[str | int]
 ) -> None:
     await put_agent(client, tenancy)
     response = await client.post(
