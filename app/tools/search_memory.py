@@ -22,6 +22,8 @@ DESCRIPTION = (
     "memory's full text."
 )
 HINT = "expand_memory(memory_id) returns a memory's full text."
+# Said when the query has no embedding (the provider down or late): found by words alone.
+WORDS_ONLY = "(Matched by words only: search by meaning is unavailable right now.)"
 
 
 def _not_blank(value: str) -> str:
@@ -71,4 +73,5 @@ async def search_memory(call: ToolCall, arguments: SearchMemoryArguments) -> Too
         session_id=arguments.session_id,
     )
     sections = [await source(call, query) for source in SOURCES]
-    return ToolOutput(tuple(s for s in sections if s is not None), HINT)
+    hint = HINT if query.vector is not None else f"{WORDS_ONLY}\n{HINT}"
+    return ToolOutput(tuple(s for s in sections if s is not None), hint)

@@ -1,9 +1,13 @@
 """GET /agents/{agent_id}/tools: OpenAI function definitions the chat completions API takes."""
 
+import json
+
 import httpx
 from openai.types.chat import ChatCompletionToolParam
 from pydantic import TypeAdapter
 
+from app.core.config import Settings
+from app.providers.container import Providers
 from tests.factories import Tenancy, put_agent
 from tests.tools.calls import TOOLS
 
@@ -39,6 +43,16 @@ async def test_the_definitions_are_openai_tools(
     expand = tools[1]["function"]["parameters"]
     assert expand["required"] == ["memory_id"]
     assert expand["properties"]["level"]["enum"] == ["micro", "summary", "full"]
+
+
+async def test_the_definitions_fit_the_default_tools_reserve(
+    client: httpx.AsyncClient, tenancy: Tenancy, providers: Providers, settings: Settings
+) -> None:
+    """A build keeps CE_CONTEXT__WINDOW__TOOLS_RESERVE tokens for them, with room to spare."""
+    await put_agent(client, tenancy)
+    tools = (await client.get(TOOLS, headers=tenancy.headers)).json()
+    tokens = providers.tokens.count(json.dumps(tools), "o200k_base")
+    assert tokens <= settings.context.window.tools_reserve // 2
 
 
 async def test_another_tenants_agent_has_no_tools(

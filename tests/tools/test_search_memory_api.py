@@ -2,11 +2,15 @@
 its earlier messages no longer in the context; what it shows counts as referenced."""
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from app.core.worker import Worker
+from app.providers.container import Providers
+from app.providers.errors import ProviderUnavailable
 from tests.context.test_history_api import conversation
 from tests.context.test_recall_api import PASSWORD, QUESTION
 from tests.factories import Tenancy, put_agent, write
@@ -147,3 +151,30 @@ async def test_an_earlier_message_is_found_by_its_meaning_once_embedded(
     message_id = appended.json()["messages"][5]["id"]
     assert found["references"] == [{"kind": "message", "id": message_id}]
     assert "- [message seq 5] user, " in found["content"]
+
+
+@pytest.fixture
+def stop_embedder(providers: Providers, monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Call it to make every query embedding fail as when the provider is down."""
+
+    async def unavailable(texts: object, *, deadline: float | None = None) -> list[list[float]]:
+        raise ProviderUnavailable("the embedder is down")
+
+    return lambda: monkeypatch.setattr(providers.embedder, "embed_queries", unavailable)
+
+
+async def test_without_the_embedder_memories_are_found_by_words(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker, stop_embedder: Callable[[], None]
+) -> None:
+    ids = await agent_with_memories(client, tenancy)
+    await worker.drain()
+    stop_embedder()
+    found = await result(client, tenancy, "search_memory", {"query": "staging password"})
+    assert memory_ids(found) == [ids[ROTATION]]
+    assert (
+        "(Matched by words only: search by meaning is unavailable right now.)" in (found["content"])
+    )
+    found = await result(
+        client, tenancy, "search_memory", {"query": "What instrument will my child learn?"}
+    )
+    assert memory_ids(found) == []
