@@ -24,6 +24,7 @@ from app.providers.container import Providers
 from app.runtime import Runtime, start_runtime, stop_task
 from app.sessions.router import router as sessions_router
 from app.tenants.bootstrap import ensure_first_key
+from app.tools.router import router as tools_router
 
 log = structlog.get_logger(__name__)
 
@@ -99,4 +100,5 @@ def create_app(
     app.include_router(memories_router)
     app.include_router(sessions_router)
     app.include_router(context_router)
+    app.include_router(tools_router)
     return app

@@ -7,7 +7,11 @@ It computes its answers instead of returning canned ones:
   `encoding_format` "float" or "base64" (little-endian float32, what the `openai` client asks
   for by default).
 - `POST /v1/chat/completions`: "LLM summary: " followed by the first `summary_words` words of
-  the last user message after its last blank line (`summary_for`).
+  the last user message after its last blank line (`summary_for`); when the last message is a
+  tool's result, of that whole result instead. A request whose `tool_choice` names one of its
+  `tools` (or is "required": the first) is answered with a call of that tool, unless the last
+  message is a tool's result: its arguments give each required string parameter the last user
+  message's text (`tool_arguments`).
 
 Every request is recorded (`requests`), and the server can be told to fail the next N requests
 or every request with a given status, to hang (accept requests and never answer them), or to
@@ -19,6 +23,7 @@ same port again.
 import asyncio
 import base64
 import hashlib
+import json
 import threading
 import time
 from collections.abc import Sequence
@@ -48,6 +53,31 @@ def summary_for(prompt: str, words: int) -> str:
     """The fake's summary: the first `words` words after the prompt's last blank line."""
     text = prompt.rsplit("\n\n", 1)[-1]
     return f"{SUMMARY_PREFIX} {' '.join(text.split()[:words])}"
+
+
+def _chosen_tool(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The function a request's `tool_choice` forces: the one it names, or the first of
+    `tools` for "required"; None when the model may answer in words."""
+    tools = [t.get("function") for t in body.get("tools") or [] if isinstance(t, dict)]
+    functions = [f for f in tools if isinstance(f, dict)]
+    choice = body.get("tool_choice")
+    if choice == "required":
+        return functions[0] if functions else None
+    if isinstance(choice, dict) and isinstance(choice.get("function"), dict):
+        name = choice["function"].get("name")
+        return next((f for f in functions if f.get("name") == name), None)
+    return None
+
+
+def tool_arguments(function: dict[str, Any], text: str) -> dict[str, str]:
+    """The fake's arguments of a call: `text` for each required string parameter."""
+    parameters = function.get("parameters") or {}
+    properties = parameters.get("properties") or {}
+    return {
+        name: text
+        for name in parameters.get("required") or []
+        if (properties.get(name) or {}).get("type") == "string"
+    }
 
 
 @dataclass(frozen=True)
@@ -290,21 +320,41 @@ class FakeOpenAI:
         ]
         if not isinstance(model, str) or not prompts:
             return _error(400, "model and a user message are required", "invalid_request_error")
-        summary = summary_for(prompts[-1], self.summary_words)
-        prompt_tokens, completion_tokens = len(prompts[-1].split()), len(summary.split())
+        last = messages[-1] if isinstance(messages, list) and messages else {}
+        answered = isinstance(last, dict) and last.get("role") == "tool"
+        function = None if answered else _chosen_tool(body)
+        if function is not None:
+            return self._tool_call(model, function, prompts[-1])
+        said = str(last.get("content")) if answered else prompts[-1]
+        # A tool's result is answered from its start, blank lines and all.
+        summary = summary_for(said.replace("\n\n", "\n") if answered else said, self.summary_words)
+        message = {"role": "assistant", "content": summary}
+        return self._completion(model, message, "stop", (len(said.split()), len(summary.split())))
+
+    def _tool_call(self, model: str, function: dict[str, Any], prompt: str) -> JSONResponse:
+        call = {
+            "id": f"call_fake_{self._next_id()}",
+            "type": "function",
+            "function": {
+                "name": function.get("name"),
+                "arguments": json.dumps(tool_arguments(function, prompt)),
+            },
+        }
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        return self._completion(model, message, "tool_calls", (0, 0))
+
+    def _completion(
+        self, model: str, message: dict[str, Any], finish_reason: str, tokens: tuple[int, int]
+    ) -> JSONResponse:
+        """A chat completion of one choice; `tokens`: its prompt's and its own."""
+        prompt_tokens, completion_tokens = tokens
         return JSONResponse(
             {
                 "id": f"chatcmpl-fake-{self._next_id()}",
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": summary},
-                        "finish_reason": "stop",
-                    }
-                ],
+                "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
                 "usage": {
                     "prompt_tokens": prompt_tokens,
                     "completion_tokens": completion_tokens,

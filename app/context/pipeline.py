@@ -118,18 +118,13 @@ async def gather(
         agent = await get_agent(session, tenant, request.agent_id)
         standing = await ContextRepository(session).standing(agent.id)
         period = mentioned_period(request.input, request.now or utcnow())
-        settings = engine.settings
-        size = await search.agent_size(agent.id)
-        spec = SearchSpec(
-            agent_id=agent.id,
-            words=request.input,
-            kinds=request.kinds or FLEXIBLE_KINDS,
+        spec = SearchSpec.of(
+            engine.settings,
+            agent.id,
+            request.input,
+            request.kinds or FLEXIBLE_KINDS,
+            corpus_size=await search.agent_size(agent.id),
             metadata=request.metadata,
-            vector_limit=settings.vector_candidates,
-            text_limit=settings.text_candidates,
-            exact=size <= settings.exact_search_max_memories,
-            corpus_size=size,
-            common_word_memories=settings.common_word_memories,
             period=period,
         )
         words = await search.match_words(spec)

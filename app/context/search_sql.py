@@ -17,6 +17,7 @@ from sqlalchemy.types import Uuid
 
 from app.context.periods import Period
 from app.context.types import FlexibleKind, Vector
+from app.core.config import ContextSettings
 from app.core.vector import VectorType
 from app.memories.lifecycle import UNSEARCHABLE
 
@@ -51,6 +52,33 @@ class SearchSpec:
     corpus_size: int  # the agent's memories, for the words' document frequencies
     common_word_memories: int  # words in more memories than this are not searched
     period: Period | None = None  # a day or month the input names: its memories are read too
+
+    @classmethod
+    def of(
+        cls,
+        settings: ContextSettings,
+        agent_id: uuid.UUID,
+        words: str,
+        kinds: Sequence[FlexibleKind],
+        *,
+        corpus_size: int,
+        metadata: dict[str, JsonValue] | None = None,
+        period: Period | None = None,
+    ) -> "SearchSpec":
+        """A search of an agent of `corpus_size` memories with the settings' sizes: exact up
+        to `exact_search_max_memories`, through the HNSW index past it."""
+        return cls(
+            agent_id=agent_id,
+            words=words,
+            kinds=kinds,
+            metadata=metadata,
+            vector_limit=settings.vector_candidates,
+            text_limit=settings.text_candidates,
+            exact=corpus_size <= settings.exact_search_max_memories,
+            corpus_size=corpus_size,
+            common_word_memories=settings.common_word_memories,
+            period=period,
+        )
 
 
 @dataclass(frozen=True)

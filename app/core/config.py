@@ -261,6 +261,15 @@ class ContextSettings(BaseModel):
     summaries: SummarySettings = SummarySettings()
 
 
+class ToolSettings(BaseModel):
+    """The tools an LLM calls through the service (`app.tools`)."""
+
+    # Tokens of a tool's result when the call does not say (`max_tokens`).
+    max_tokens: int = Field(default=1_000, ge=64, le=100_000)
+    # Results of each kind search_memory returns when the model gives no `limit`.
+    search_limit: int = Field(default=5, ge=1, le=20)
+
+
 class Settings(BaseSettings):
     """Every setting of the service; see .env.example for each one."""
 
@@ -285,6 +294,7 @@ class Settings(BaseSettings):
     api: ApiSettings = ApiSettings()
     worker: WorkerSettings = WorkerSettings()
     context: ContextSettings = ContextSettings()
+    tools: ToolSettings = ToolSettings()
 
 
 def get_settings() -> Settings:

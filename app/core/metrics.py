@@ -123,3 +123,15 @@ CONTEXT_RECALL_PRECISION = Histogram(
 CONTEXT_COLD_START = Gauge(
     "ce_context_cold_start_seconds", "Duration of the first context build served by this process."
 )
+TOOL_CALLS = Counter(
+    "ce_tool_calls_total",
+    "Tool calls of LLMs (POST /agents/{agent_id}/tools/{name}), by tool and outcome (ok, "
+    "invalid, not_found, error); an unknown tool's name is counted as `unknown`.",
+    ["tool", "outcome"],
+)
+TOOL_CALL_SECONDS = Histogram(
+    "ce_tool_call_seconds",
+    "Tool call latency, by tool.",
+    ["tool"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)

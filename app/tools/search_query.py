@@ -1,0 +1,66 @@
+"""What search_memory searches with, worked out once for every source: the query's words as
+PostgreSQL stems them and their memory matches, the day or month it names, and its embedding
+(read while the words are matched, as a build does; past the deadline, words alone)."""
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from app.context.periods import Period, mentioned_period
+from app.context.pipeline import embed_input
+from app.context.search import SearchRepository
+from app.context.search_sql import SearchSpec, WordHits
+from app.context.types import FlexibleKind, Vector
+from app.core.time import utcnow
+from app.tools.types import ToolCall
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """One search_memory call's query, as every source reads it."""
+
+    text: str
+    limit: int
+    session_id: str | None
+    now: datetime
+    spec: SearchSpec
+    words: WordHits
+    vector: Vector | None
+    period: Period | None
+
+    @property
+    def terms(self) -> frozenset[str]:
+        """The query's words as PostgreSQL stems them (stop words dropped)."""
+        return self.words.terms
+
+
+async def understand(
+    call: ToolCall,
+    search: SearchRepository,
+    text: str,
+    kinds: Sequence[FlexibleKind],
+    *,
+    limit: int,
+    session_id: str | None,
+) -> SearchQuery:
+    """The query's word matches among the agent's memories (of `kinds`), read while it is
+    embedded on a thread."""
+    engine = call.engine
+    embedding = asyncio.create_task(embed_input(engine, text))
+    try:
+        now = utcnow()
+        period = mentioned_period(text, now)
+        spec = SearchSpec.of(
+            engine.settings,
+            call.agent.id,
+            text,
+            kinds,
+            corpus_size=await search.agent_size(call.agent.id),
+            period=period,
+        )
+        words = await search.match_words(spec)
+        embedded = await embedding
+    finally:
+        embedding.cancel()  # a no-op once embedded
+    return SearchQuery(text, limit, session_id, now, spec, words, embedded.vector, period)
