@@ -21,102 +21,19 @@ itself: neither is ever forgotten. A memory restored after being forgotten is no
 """
 
 import math
-import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import Literal
 
 from pydantic import JsonValue
 
 from app.core.config import RetentionSettings
-from app.memories.lifecycle import UNSEARCHABLE
-
-FORGOTTEN = "forgotten"
-FORGETTABLE_KINDS = ("fact", "procedure", "episode")
-# States in which a memory is out of play: not searched, not counted against the limits.
-OUT_OF_PLAY: dict[str, tuple[str, ...]] = {**UNSEARCHABLE, "censor": ("retired",)}
-# Salience, after kgents' scorer: how recent, how used, how it stands, how trusted.
-SALIENCE_WEIGHTS = {"recency": 0.3, "use": 0.3, "standing": 0.2, "confidence": 0.2}
-FACT_STANDING = {"new": 0.5, "confirmed": 0.75, "core": 1.0}
-EPISODE_STANDING = {"active": 1.0, "summarized": 0.6, "archived": 0.3}
-
-Rule = Literal[
-    "episode_summarized",
-    "episode_archived",
-    "procedure_failing",
-    "procedure_unused",
-    "censor_idle",
-    "fact_stale",
-    "fact_fresh",
-    "forgotten",
-]
-
-
-@dataclass(frozen=True)
-class Held:
-    """What the rules read of one memory."""
-
-    memory_id: uuid.UUID
-    kind: str
-    state: str
-    occurred_at: datetime
-    seq: int = 0
-    last_referenced_at: datetime | None = None
-    reference_count: int = 0
-    confidence: float | None = None
-    activations: int = 0
-    successes: int = 0
-    action: str | None = None  # a censor's: warn or block
-    rank_factor: float = 1.0
-    tokens: int = 0  # its full text's, in the default encoding
-    summary_tokens: int = 0
-    pinned: bool = False  # restored after being forgotten
-
-
-@dataclass(frozen=True)
-class Change:
-    """One change to one memory, the rule that makes it, and why in words and numbers."""
-
-    memory_id: uuid.UUID
-    kind: str
-    rule: Rule
-    from_state: str
-    to_state: str
-    reason: str
-    details: dict[str, JsonValue]
-    rank_factor: float | None = None  # the fact's new rank factor (fact rules only)
-
-
-@dataclass(frozen=True)
-class Pressure:
-    """The agent's memories and tokens in play, and the limits (0: none)."""
-
-    memories: int
-    tokens: int
-    max_memories: int
-    max_tokens: int
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A run's changes, lifecycle ones first, and the pressure after them."""
-
-    changes: list[Change]
-    pressure: Pressure
-
-
-def _days(later: datetime, earlier: datetime) -> float:
-    return (later - earlier).total_seconds() / 86400
-
-
-def in_play(memory: Held) -> bool:
-    """Searched and counted against the limits: not forgotten, retired, invalid or replaced."""
-    return memory.state != FORGOTTEN and memory.state not in OUT_OF_PLAY.get(memory.kind, ())
+from app.retention.forgetting import forget, pressure
+from app.retention.types import FORGOTTEN, Change, Held, Plan, Rule, days, in_play
 
 
 def _episode(memory: Held, now: datetime, rules: RetentionSettings) -> Change | None:
-    age = _days(now, memory.occurred_at)
+    age = days(now, memory.occurred_at)
     archive, summarize = rules.episode_archive_days, rules.episode_summarize_days
     rule: Rule
     if archive and age >= archive and memory.state in ("active", "summarized"):
@@ -152,7 +69,7 @@ def _procedure(memory: Held, now: datetime, rules: RetentionSettings) -> Change 
             memory.memory_id, "procedure", "procedure_failing", memory.state, "retired", reason,
             details,
         )  # fmt: skip
-    age = _days(now, memory.occurred_at)
+    age = days(now, memory.occurred_at)
     unused = rules.procedure_unused_days
     if unused and age >= unused and memory.activations == 0 and memory.reference_count == 0:
         reason = f"never activated nor referenced in the {age:.0f} days since it was written"
@@ -165,7 +82,7 @@ def _procedure(memory: Held, now: datetime, rules: RetentionSettings) -> Change 
 
 
 def _censor(memory: Held, now: datetime, rules: RetentionSettings) -> Change | None:
-    age = _days(now, memory.occurred_at)
+    age = days(now, memory.occurred_at)
     idle = rules.censor_idle_days
     if not idle or age < idle or memory.state != "created" or memory.action != "warn":
         return None  # `created`: never triggered (its first activation makes it active)
@@ -178,7 +95,7 @@ def _fact(memory: Held, now: datetime, rules: RetentionSettings) -> Change | Non
     if not in_play(memory):
         return None
     stale_days = rules.fact_stale_days
-    quiet = _days(now, max(memory.occurred_at, memory.last_referenced_at or memory.occurred_at))
+    quiet = days(now, max(memory.occurred_at, memory.last_referenced_at or memory.occurred_at))
     stale = bool(stale_days) and memory.state == "new" and quiet >= stale_days
     factor = rules.fact_stale_factor if stale else 1.0
     if math.isclose(factor, memory.rank_factor):
@@ -213,29 +130,6 @@ def lifecycle_change(memory: Held, now: datetime, rules: RetentionSettings) -> C
     return rule(memory, now, rules) if rule else None
 
 
-def salience(memory: Held, now: datetime, half_life_days: float) -> tuple[float, dict[str, float]]:
-    """How worth keeping a memory is, 0 to 1, and its parts (each 0 to 1), times its rank
-    factor: recent (happened or referenced), used (references and activations), standing (a
-    fact's confirmations, a procedure's success rate, an episode's detail) and confidence."""
-    last = max(memory.occurred_at, memory.last_referenced_at or memory.occurred_at)
-    uses = memory.reference_count + memory.activations
-    if memory.kind == "procedure":
-        standing = memory.successes / memory.activations if memory.activations else 0.5
-    elif memory.kind == "episode":
-        standing = EPISODE_STANDING.get(memory.state, 0.5)
-    else:
-        standing = FACT_STANDING.get(memory.state, 0.5)
-    parts = {
-        "recency": math.exp(-math.log(2) * max(_days(now, last), 0.0) / half_life_days),
-        "use": 1 - 1 / (1 + uses),
-        "standing": standing,
-        "confidence": memory.confidence if memory.confidence is not None else 0.5,
-    }
-    score = sum(SALIENCE_WEIGHTS[name] * value for name, value in parts.items())
-    rounded = {name: round(value, 4) for name, value in parts.items()}
-    return round(score * memory.rank_factor, 4), rounded
-
-
 def _after(memory: Held, change: Change) -> Held:
     """The memory as the change leaves it (a trimmed episode weighs about its summary)."""
     tokens = memory.summary_tokens if change.rule.startswith("episode") else memory.tokens
@@ -244,70 +138,6 @@ def _after(memory: Held, change: Change) -> Held:
         state=change.to_state,
         rank_factor=change.rank_factor if change.rank_factor is not None else memory.rank_factor,
         tokens=min(tokens, memory.tokens),
-    )
-
-
-def pressure(memories: Sequence[Held], rules: RetentionSettings) -> Pressure:
-    """The memories and tokens in play, against the limits."""
-    playing = [m for m in memories if in_play(m)]
-    return Pressure(
-        memories=len(playing),
-        tokens=sum(m.tokens for m in playing),
-        max_memories=rules.max_active_memories,
-        max_tokens=rules.max_active_tokens,
-    )
-
-
-def forget(memories: Sequence[Held], now: datetime, rules: RetentionSettings) -> list[Change]:
-    """The least salient forgettable memories to deactivate, while the agent is past a limit,
-    until it is under `forget_to` of it; none while under both limits."""
-    before = pressure(memories, rules)
-    over_count = bool(before.max_memories) and before.memories > before.max_memories
-    over_tokens = bool(before.max_tokens) and before.tokens > before.max_tokens
-    if not (over_count or over_tokens):
-        return []
-    target_count = math.floor(before.max_memories * rules.forget_to) if over_count else None
-    target_tokens = math.floor(before.max_tokens * rules.forget_to) if over_tokens else None
-    scored = [
-        (salience(m, now, rules.salience_half_life_days), m)
-        for m in memories
-        if in_play(m) and m.kind in FORGETTABLE_KINDS and not m.pinned
-    ]
-    scored.sort(key=lambda pair: (pair[0][0], pair[1].occurred_at, pair[1].seq))
-    count, tokens = before.memories, before.tokens
-    changes: list[Change] = []
-    for (score, parts), memory in scored:
-        if (target_count is None or count <= target_count) and (
-            target_tokens is None or tokens <= target_tokens
-        ):
-            break
-        changes.append(_forgotten(memory, score, parts, before, count, tokens))
-        count, tokens = count - 1, tokens - memory.tokens
-    return changes
-
-
-def _forgotten(
-    memory: Held, score: float, parts: dict[str, float], before: Pressure, count: int, tokens: int
-) -> Change:
-    passed = []
-    if before.max_memories and before.memories > before.max_memories:
-        passed.append(f"{before.memories} memories in play, limit {before.max_memories}")
-    if before.max_tokens and before.tokens > before.max_tokens:
-        passed.append(f"{before.tokens} tokens in play, limit {before.max_tokens}")
-    described = ", ".join(f"{name} {value:.2f}" for name, value in parts.items())
-    reason = (
-        f"salience {score:.3f} ({described}) was the lowest left while the agent was past its "
-        f"limit ({'; '.join(passed)}); restore it to undo"
-    )
-    details: dict[str, JsonValue] = {
-        "salience": score,
-        "parts": dict(parts),
-        "rank_factor": memory.rank_factor,
-        "limit": {"memories": before.max_memories, "tokens": before.max_tokens},
-        "in_play_before": {"memories": count, "tokens": tokens},
-    }
-    return Change(
-        memory.memory_id, memory.kind, "forgotten", memory.state, FORGOTTEN, reason, details
     )
 
 

@@ -12,7 +12,7 @@ from app.agents.models import Agent
 from app.core.jobs import NOTIFY_CHANNEL, Job
 from app.memories.models import Memory
 from app.retention.models import MemoryCold, RetentionChange
-from app.retention.policy import Held
+from app.retention.types import Held
 
 TASK = "retention"
 # Runs of one agent take this lock (with the agent's id) for their transaction: a second run

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from app.core.fields import RequestBody, Timestamp
 from app.memories.schemas import Kind, State
-from app.retention.policy import Rule
+from app.retention.types import Rule
 
 
 class RetentionRun(RequestBody):

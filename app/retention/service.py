@@ -30,6 +30,7 @@ from app.retention.schemas import (
     RetentionRun,
     RetentionRunRead,
 )
+from app.retention.types import FORGOTTEN, Change, Plan
 from app.tenants.models import Tenant
 
 TRIMMING_RULES = ("episode_summarized", "episode_archived")
@@ -44,7 +45,7 @@ async def run_for_agent(
     now: datetime,
     *,
     dry_run: bool,
-) -> policy.Plan:
+) -> Plan:
     """One run for one agent as of `now`, in the caller's transaction: runs of one agent wait
     for each other, so the second sees what the first did and changes nothing again."""
     repository = RetentionRepository(session)
@@ -61,15 +62,15 @@ async def _apply(
     repository: RetentionRepository,
     providers: Providers,
     agent_id: uuid.UUID,
-    changes: Sequence[policy.Change],
+    changes: Sequence[Change],
     now: datetime,
-) -> list[policy.Change]:
+) -> list[Change]:
     """Apply the changes whose memory is still as planned (a write may have come between),
     move trimmed episodes' records to cold storage, and record each change."""
     locked = await MemoryRepository(repository.session).lock_in_order(
         [change.memory_id for change in changes]
     )
-    applied: list[policy.Change] = []
+    applied: list[Change] = []
     for change in changes:  # in order: a memory summarized, then forgotten, takes both
         memory = locked.get(change.memory_id)
         if memory is None or memory.state != change.from_state:
@@ -138,7 +139,7 @@ async def _to_cold(
     await repository.add(originals)
 
 
-def _read(change: policy.Change) -> RetentionChangeRead:
+def _read(change: Change) -> RetentionChangeRead:
     return RetentionChangeRead.model_validate(change, from_attributes=True)
 
 
@@ -194,7 +195,7 @@ async def restore(
     memory = found[0]
     repository = RetentionRepository(session)
     change = await repository.last_forgetting(memory.id)
-    if memory.state != policy.FORGOTTEN or change is None:
+    if memory.state != FORGOTTEN or change is None:
         raise Conflict(
             f"Memory {memory_id} is not forgotten (it is '{memory.state}'): only what "
             "retention forgot is restored.",

@@ -4,7 +4,9 @@ import uuid
 from datetime import timedelta
 
 from app.core.config import RetentionSettings
-from app.retention.policy import Held, forget, lifecycle_change, plan, salience
+from app.retention.forgetting import forget, salience
+from app.retention.policy import lifecycle_change, plan
+from app.retention.types import Held
 from tests.retention.writes import NOW
 
 
