@@ -1,5 +1,6 @@
 """Forgetting over time: episodes' detail in cold storage, retention's changes and their
-reasons, a fact's rank factor, and jobs on an agent (its retention run; one waits at most).
+reasons, agents' own size limits, a fact's rank factor, and jobs on an agent (its retention
+run; one waits at most).
 
 Revision ID: 0017
 Revises: 0015
@@ -72,6 +73,22 @@ def upgrade() -> None:
     )
     op.create_index("ix_retention_change_agent_id", "retention_change", ["agent_id"])
     op.create_index("ix_retention_change_memory", "retention_change", ["memory_id", "id"])
+    op.create_table(
+        "retention_limit",
+        sa.Column("agent_id", sa.Uuid(), nullable=False),
+        sa.Column("max_active_memories", sa.Integer(), nullable=True),
+        sa.Column("max_active_tokens", sa.BigInteger(), nullable=True),
+        sa.Column(
+            "updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False
+        ),
+        sa.PrimaryKeyConstraint("agent_id", name="pk_retention_limit"),
+        sa.ForeignKeyConstraint(
+            ["agent_id"],
+            ["agent.id"],
+            ondelete="CASCADE",
+            name="fk_retention_limit_agent_id_agent",
+        ),
+    )
     op.add_column(
         "job",
         sa.Column(
@@ -104,6 +121,7 @@ def downgrade() -> None:
         "ck_job_one_subject", "job", "num_nonnulls(memory_id, session_id) = 1"
     )
     op.drop_column("job", "agent_id")
+    op.drop_table("retention_limit")
     op.drop_table("retention_change")
     op.drop_table("memory_cold")
     op.drop_column("memory", "rank_factor")

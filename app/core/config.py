@@ -280,7 +280,7 @@ class RetentionSettings(BaseModel):
     fact_stale_days: float = Field(default=180.0, ge=0)
     fact_stale_factor: float = Field(default=0.5, gt=0, le=1)
     # Coordinated forgetting: past either limit, the least salient memories are deactivated
-    # until the agent is back under `forget_to` of it.
+    # until the agent is back at `forget_to` of it (rounded up).
     max_active_memories: int = Field(default=10_000, ge=0)
     max_active_tokens: int = Field(default=2_000_000, ge=0)
     forget_to: float = Field(default=0.9, gt=0, le=1)

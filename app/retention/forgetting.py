@@ -52,14 +52,14 @@ def pressure(memories: Sequence[Held], rules: RetentionSettings) -> Pressure:
 
 def forget(memories: Sequence[Held], now: datetime, rules: RetentionSettings) -> list[Change]:
     """The least salient forgettable memories to deactivate, while the agent is past a limit,
-    until it is under `forget_to` of it; none while under both limits."""
+    until it is at `forget_to` of it (rounded up); none while within both limits."""
     before = pressure(memories, rules)
     over_count = bool(before.max_memories) and before.memories > before.max_memories
     over_tokens = bool(before.max_tokens) and before.tokens > before.max_tokens
     if not (over_count or over_tokens):
         return []
-    target_count = math.floor(before.max_memories * rules.forget_to) if over_count else None
-    target_tokens = math.floor(before.max_tokens * rules.forget_to) if over_tokens else None
+    target_count = math.ceil(before.max_memories * rules.forget_to) if over_count else None
+    target_tokens = math.ceil(before.max_tokens * rules.forget_to) if over_tokens else None
     scored = [
         (salience(m, now, rules.salience_half_life_days), m)
         for m in memories

@@ -4,7 +4,17 @@ import uuid
 from datetime import datetime
 
 from pydantic import JsonValue
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Identity, Index, String, Text, func
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    String,
+    Text,
+    func,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -48,3 +58,18 @@ class RetentionChange(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     # Set when the change was undone (restore): the memory is not forgotten again.
     restored_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RetentionLimit(Base):
+    """An agent's own size limits for coordinated forgetting; None: the setting's."""
+
+    __tablename__ = "retention_limit"
+
+    agent_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("agent.id", ondelete="CASCADE"), primary_key=True
+    )
+    max_active_memories: Mapped[int | None] = mapped_column(Integer)
+    max_active_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )

@@ -15,9 +15,10 @@ Lifecycles (the research note's "Garbage Collection & Lifecycle"), as of a run's
   at 1 on the next run.
 
 Coordinated forgetting (kgents): past `max_active_memories` or `max_active_tokens` in play, the
-least salient facts, procedures and episodes are `forgotten` until the agent is under
-`forget_to` of the limit. Decisions are permanent records and censors are rules the agent set
-itself: neither is ever forgotten. A memory restored after being forgotten is not forgotten again.
+least salient facts, procedures and episodes are `forgotten` until the agent is back at
+`forget_to` of the limit (rounded up; an agent's own limits, `RetentionLimit`, come first).
+Decisions are permanent records and censors are rules the agent set itself: neither is ever
+forgotten. A memory restored after being forgotten is not forgotten again.
 """
 
 import math

@@ -11,7 +11,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from app.agents.models import Agent
 from app.core.jobs import NOTIFY_CHANNEL, Job
 from app.memories.models import Memory
-from app.retention.models import MemoryCold, RetentionChange
+from app.retention.models import MemoryCold, RetentionChange, RetentionLimit
 from app.retention.types import Held
 
 TASK = "retention"
@@ -111,6 +111,27 @@ class RetentionRepository:
 
     async def flush(self) -> None:
         await self.session.flush()
+
+    async def limits(self, agent_id: uuid.UUID) -> RetentionLimit | None:
+        """The agent's own size limits, if it has any."""
+        return await self.session.get(RetentionLimit, agent_id)
+
+    async def set_limits(
+        self, agent_id: uuid.UUID, max_memories: int | None, max_tokens: int | None
+    ) -> RetentionLimit:
+        """Replace the agent's own size limits (None: the setting's)."""
+        values = {"max_active_memories": max_memories, "max_active_tokens": max_tokens}
+        row = await self.session.scalar(
+            pg_insert(RetentionLimit)
+            .values(agent_id=agent_id, **values)
+            .on_conflict_do_update(
+                index_elements=["agent_id"], set_={**values, "updated_at": func.now()}
+            )
+            .returning(RetentionLimit)
+            .execution_options(populate_existing=True)
+        )
+        assert row is not None  # an upsert returns its row
+        return row
 
 
 class ColdStorage:

@@ -10,11 +10,13 @@ from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import ProvidersDep, SettingsDep
-from app.retention import service
+from app.retention import limits, service
 from app.retention.schemas import (
     RUN_EXAMPLES,
     MemoryRestored,
     RetentionChangePage,
+    RetentionLimits,
+    RetentionLimitsRead,
     RetentionRun,
     RetentionRunRead,
 )
@@ -66,3 +68,23 @@ async def restore_memory(
     """Undo coordinated forgetting: the memory returns to the state it was forgotten from and
     is not forgotten again; 409 when it is not forgotten."""
     return await service.restore(session, tenant, agent_id, memory_id)
+
+
+@router.get("/retention/limits")
+async def get_retention_limits(
+    agent_id: AgentName, session: DbSession, tenant: CurrentTenant, settings: SettingsDep
+) -> RetentionLimitsRead:
+    """The size limits coordinated forgetting keeps the agent under, and which are its own."""
+    return await limits.read_limits(session, settings.retention, tenant, agent_id)
+
+
+@router.put("/retention/limits", responses=problems(*WITH_BODY))
+async def put_retention_limits(
+    agent_id: AgentName,
+    body: RetentionLimits,
+    session: DbSession,
+    tenant: CurrentTenant,
+    settings: SettingsDep,
+) -> RetentionLimitsRead:
+    """Give the agent its own size limits (null: the setting's); they apply from its next run."""
+    return await limits.set_limits(session, settings.retention, tenant, agent_id, body)

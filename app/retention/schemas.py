@@ -92,6 +92,29 @@ class MemoryRestored(BaseModel):
     undone: RecordedChange
 
 
+class RetentionLimits(RequestBody):
+    """The agent's own size limits for coordinated forgetting; null: the setting's."""
+
+    max_active_memories: int | None = Field(
+        default=None, ge=0, le=2**31 - 1, description="Memories in play at most; 0: no limit."
+    )
+    max_active_tokens: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**63 - 1,
+        description="Full-text tokens (default encoding) in play at most; 0: no limit.",
+    )
+
+
+class RetentionLimitsRead(BaseModel):
+    """The limits in force for the agent, and which of them are its own."""
+
+    agent_id: str
+    max_active_memories: int
+    max_active_tokens: int
+    own: RetentionLimits = Field(description="The agent's own limits; null: the setting's.")
+
+
 RUN_EXAMPLES: dict[str, Example] = {
     "now": Example(summary="Run now", value={}),
     "as_of": Example(

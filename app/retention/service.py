@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.service import get_agent
 from app.core.config import RetentionSettings
 from app.core.errors import Conflict, NotFound
+from app.core.metrics import RETENTION_CHANGES
 from app.core.time import utcnow
 from app.memories import records
 from app.memories.models import Memory
@@ -19,6 +20,7 @@ from app.memories.repository import MemoryRepository
 from app.memories.representations import episode_head
 from app.providers.container import Providers
 from app.retention import policy
+from app.retention.limits import in_force
 from app.retention.models import MemoryCold, RetentionChange
 from app.retention.repository import RetentionRepository
 from app.retention.schemas import (
@@ -50,11 +52,14 @@ async def run_for_agent(
     for each other, so the second sees what the first did and changes nothing again."""
     repository = RetentionRepository(session)
     await repository.lock_agent(agent_id)
+    rules = in_force(rules, await repository.limits(agent_id))
     held = await repository.held(agent_id, providers.tokens.default_encoding)
     plan = policy.plan(held, now, rules)
     if dry_run or not plan.changes:
         return plan
     applied = await _apply(repository, providers, agent_id, plan.changes, now)
+    for change in applied:
+        RETENTION_CHANGES.labels(change.rule).inc()
     return replace(plan, changes=applied)
 
 

@@ -110,3 +110,48 @@ async def test_only_decisions_and_censors_past_the_limit_are_all_kept(
     assert result["changes"] == []
     assert result["pressure"]["memories"] == LIMIT + 1
     assert "forgotten" not in (await states(small_client, tenancy, ids)).values()
+
+
+async def test_an_agent_can_have_its_own_limit(
+    client: httpx.AsyncClient, tenancy: Tenancy, other_tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    limits = await client.get("/agents/newton/retention/limits", headers=tenancy.headers)
+    assert limits.json() == {
+        "agent_id": "newton",
+        "max_active_memories": 10_000,
+        "max_active_tokens": 2_000_000,
+        "own": {"max_active_memories": None, "max_active_tokens": None},
+    }
+    ids = await write_all(
+        client,
+        tenancy,
+        {
+            "old": fact("The lab printer is on floor two.", occurred_at=days_before(50)),
+            "new": fact("Deploys run at 10:00 UTC.", occurred_at=days_before(1)),
+        },
+    )
+    own = await client.put(
+        "/agents/newton/retention/limits",
+        json={"max_active_memories": 1},
+        headers=tenancy.headers,
+    )
+    assert own.status_code == 200, own.text
+    assert own.json()["max_active_memories"] == 1
+    assert own.json()["own"] == {"max_active_memories": 1, "max_active_tokens": None}
+    result = await run(client, tenancy, now=NOW.isoformat())
+    assert [(c["memory_id"], c["rule"]) for c in result["changes"]] == [(ids["old"], "forgotten")]
+    assert result["pressure"]["max_memories"] == 1
+    bad = await client.put(
+        "/agents/newton/retention/limits",
+        json={"max_active_memories": -1},
+        headers=tenancy.headers,
+    )
+    assert bad.status_code == 422
+    assert "max_active_memories" in str(bad.json())
+    hidden = await client.put(
+        "/agents/newton/retention/limits", json={}, headers=other_tenancy.headers
+    )
+    assert hidden.status_code == 404
+    back = await client.put("/agents/newton/retention/limits", json={}, headers=tenancy.headers)
+    assert back.json()["max_active_memories"] == 10_000
