@@ -15,7 +15,7 @@ from app.core.db import Database
 from app.core.worker import Worker
 from app.providers.container import Providers
 from app.retention.repository import RetentionJobs
-from app.retention.tasks import RunRetention, queue_due_runs
+from app.retention.tasks import RunRetention, queue_due_runs, schedule
 from tests.factories import Tenancy, fact, put_agent
 from tests.retention.writes import days_before, episode, run, states, write_all
 
@@ -113,3 +113,24 @@ async def test_concurrent_runs_apply_each_change_once(
         "quarter": "archived",
         "stale": "new",
     }
+
+
+@pytest.mark.committed
+async def test_the_worker_schedule_queues_a_run_at_start_and_stops_when_asked(
+    committed_client: httpx.AsyncClient,
+    committed_tenancy: Tenancy,
+    database: Database,
+    settings: Settings,
+) -> None:
+    await put_agent(committed_client, committed_tenancy)
+    await write_all(committed_client, committed_tenancy, {"year": episode("Disk swap", 400)})
+    agent = await agent_id(database.sessionmaker, committed_tenancy)
+    stop = asyncio.Event()
+    scheduler = asyncio.create_task(schedule(database.sessionmaker, settings, stop))
+    for _ in range(500):  # the first round goes at once
+        if await jobs_of(database.sessionmaker, agent):
+            break
+        await asyncio.sleep(0.02)
+    stop.set()
+    await asyncio.wait_for(scheduler, 5)  # it does not wait out its interval
+    assert await jobs_of(database.sessionmaker, agent) == [("retention", "queued")]
