@@ -1,5 +1,6 @@
 """Retention ages memories by time and use, as of a given `now`, and says why."""
 
+from datetime import timedelta
 from typing import Any
 
 import httpx
@@ -69,6 +70,12 @@ async def test_trimmed_episode_still_expands_to_its_full_text(
     assert "paged the storage team at 03:10" in after["representations"]["full"]["text"]
     assert after["fields"]["detail"] == before["fields"]["detail"]
     assert after["representations"]["summary"] == before["representations"]["summary"]
+    # Archived two months later, it still expands to the original, not to the trimmed record.
+    later = await run(client, tenancy, now=(NOW + timedelta(days=60)).isoformat())
+    assert [c["to_state"] for c in later["changes"]] == ["archived"]
+    archived = (await client.get(f"/memories/{ids['old']}", headers=tenancy.headers)).json()
+    assert archived["state"] == "archived"
+    assert archived["representations"]["full"] == before["representations"]["full"]
     # Erasing it takes its cold record too.
     erased = await client.delete(f"/memories/{ids['old']}", headers=tenancy.headers)
     assert erased.status_code == 204
