@@ -8,13 +8,11 @@ from tests.retention.conftest import LIMIT
 from tests.retention.writes import NOW, censor, days_before, episode, run, states, write_all
 
 
-async def test_least_salient_memories_are_forgotten_with_their_reason_and_restored(
-    small_client: httpx.AsyncClient, tenancy: Tenancy
-) -> None:
-    client = small_client
+async def crowd(client: httpx.AsyncClient, tenancy: Tenancy) -> dict[str, str]:
+    """Eight memories in play, two past the limit; their ids by name."""
     await put_agent(client, tenancy)
     old = days_before(300)
-    ids = await write_all(
+    return await write_all(
         client,
         tenancy,
         {
@@ -33,6 +31,13 @@ async def test_least_salient_memories_are_forgotten_with_their_reason_and_restor
             "recent_episode": episode("Release 4.2", 1),
         },
     )
+
+
+async def test_least_salient_memories_are_forgotten_with_their_reason(
+    small_client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    client = small_client
+    ids = await crowd(client, tenancy)
     result = await run(client, tenancy, now=NOW.isoformat())
     forgotten = [c for c in result["changes"] if c["rule"] == "forgotten"]
     # 8 in play, the limit is 6: the two least salient facts or episodes go.
@@ -46,23 +51,41 @@ async def test_least_salient_memories_are_forgotten_with_their_reason_and_restor
     assert first["details"]["salience"] <= forgotten[1]["details"]["salience"]
     assert "salience" in first["reason"]
     assert "limit 6" in first["reason"]
-    assert (await states(client, tenancy, ids))["old_fact"] == "forgotten"
+    final = await states(client, tenancy, ids)
+    assert (final["old_fact"], final["decision"], final["censor"]) == (
+        "forgotten",
+        "recorded",
+        "created",
+    )
     read = await client.get(f"/memories/{ids['old_fact']}", headers=tenancy.headers)
     assert read.json()["fields"]["content"] == "The old cluster ran Ubuntu 18.04."
-
+    stored = await client.get(
+        f"/agents/newton/retention/changes?memory_id={ids['old_fact']}", headers=tenancy.headers
+    )
+    assert [c["rule"] for c in stored.json()["items"]] == ["forgotten", "fact_stale"]
+    assert stored.json()["items"][0]["reason"] == forgotten[1]["reason"]
     # A forgotten memory is left out of builds.
+    question = {"agent_id": "newton", "input": "What ran on the old cluster?"}
     built = await client.post(
         "/context/build",
-        json={
-            "agent_id": "newton",
-            "input": "What did the old cluster run?",
-            "now": NOW.isoformat(),
-        },
+        json={**question, "now": NOW.isoformat()},
         headers=tenancy.headers,
     )
     in_context = [i["memory_id"] for layer in built.json()["layers"] for i in layer["items"]]
     assert ids["old_fact"] not in in_context
 
+
+async def test_restore_undoes_a_forgetting_for_good(
+    small_client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    client = small_client
+    ids = await crowd(client, tenancy)
+    first = await run(client, tenancy, now=NOW.isoformat())
+    (reason,) = [
+        c["reason"]
+        for c in first["changes"]
+        if (c["memory_id"], c["rule"]) == (ids["old_fact"], "forgotten")
+    ]
     restored = await client.post(
         f"/agents/newton/memories/{ids['old_fact']}/restore", headers=tenancy.headers
     )
@@ -70,19 +93,18 @@ async def test_least_salient_memories_are_forgotten_with_their_reason_and_restor
     body = restored.json()
     assert (body["state"], body["undone"]["rule"]) == ("new", "forgotten")
     assert body["undone"]["restored_at"] is not None
-    assert body["undone"]["reason"] == first["reason"]
+    assert body["undone"]["reason"] == reason
     # Restored, it stays: the next run forgets another one instead.
     again = await run(client, tenancy, now=NOW.isoformat())
     assert [(c["memory_id"], c["rule"]) for c in again["changes"]] == [
         (ids["old_episode"], "forgotten")
     ]
-    final = await states(client, tenancy, ids)
-    assert final["old_fact"] == "new"
-    assert (final["decision"], final["censor"]) == ("recorded", "created")
+    assert (await states(client, tenancy, ids))["old_fact"] == "new"
     twice = await client.post(
         f"/agents/newton/memories/{ids['old_fact']}/restore", headers=tenancy.headers
     )
     assert twice.status_code == 409
+    assert twice.json()["state"] == "new"
 
 
 async def test_an_agent_under_its_limit_forgets_nothing(
