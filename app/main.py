@@ -21,6 +21,7 @@ from app.core.openapi import install_openapi
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
+from app.retention.router import router as retention_router
 from app.runtime import Runtime, start_runtime, stop_task
 from app.sessions.router import router as sessions_router
 from app.tenants.bootstrap import ensure_first_key
@@ -101,4 +102,5 @@ def create_app(
     app.include_router(sessions_router)
     app.include_router(context_router)
     app.include_router(tools_router)
+    app.include_router(retention_router)
     return app

@@ -6,6 +6,7 @@ from app.core.db import Base
 from app.core.idempotency import IdempotencyRecord
 from app.core.jobs import Job
 from app.memories.models import EmbeddingSpace, Memory
+from app.retention.models import MemoryCold, RetentionChange, RetentionLimit
 from app.sessions.models import ConversationSession, SessionMessage
 from app.tenants.models import ApiKey, Tenant
 
@@ -19,6 +20,9 @@ __all__ = [
     "IdempotencyRecord",
     "Job",
     "Memory",
+    "MemoryCold",
+    "RetentionChange",
+    "RetentionLimit",
     "SessionMessage",
     "Tenant",
 ]

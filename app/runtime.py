@@ -16,6 +16,7 @@ from app.core.worker import Handler, Worker
 from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model
 from app.memories.tasks import EmbedMemories, SummarizeMemory
 from app.providers.container import Providers, build_providers
+from app.retention.tasks import RunRetention, schedule
 from app.sessions.tasks import SummarizeSpans
 from app.sessions.vectors import EmbedMessages
 
@@ -117,6 +118,7 @@ def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:
         SummarizeSpans(
             providers.tokens, providers.llm, settings.context, settings.worker.max_attempts
         ),
+        RunRetention(providers, settings),
     ]
     if providers.llm is not None:
         handlers.append(SummarizeMemory(providers.llm, providers.tokens))
@@ -163,8 +165,15 @@ async def start_runtime(
         stop = asyncio.Event()
         task = asyncio.create_task(worker.run(database.engine, stop), name="worker")
         task.add_done_callback(_report_worker_exit)
+        background = [task]
+        if settings.retention.scheduled:
+            background.append(
+                asyncio.create_task(
+                    schedule(database.sessionmaker, settings, stop), name="retention"
+                )
+            )
         try:
             yield runtime
         finally:
             stop.set()
-            await task
+            await asyncio.gather(*background)

@@ -69,8 +69,11 @@ def rank(
             else 0.0,
             # 1 when it happened in the day or month the input names.
             "period": 1.0 if period is not None and candidate.occurred_at in period else 0.0,
+            # Retention's share of the score (`app.retention.policy`): a fact never confirmed
+            # nor referenced for long ranks lower, its data kept.
+            "retention": candidate.rank_factor,
         }
-        score = (
+        score = candidate.rank_factor * (
             weights.semantic * semantic
             + weights.lexical * lexical
             + weights.frame * components["frame"]

@@ -114,6 +114,11 @@ class ScoreParts(BaseModel):
     confidence: float
     adjacency: float
     period: float = 0.0  # 1 when the memory is from the day or month the input names
+    retention: float = Field(
+        default=1.0,
+        description="The share of its score retention leaves it: below 1 for a fact never "
+        "confirmed nor referenced for long (CE_RETENTION__FACT_STALE_FACTOR).",
+    )
 
 
 class ContextItem(BaseModel):

@@ -177,7 +177,7 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
     candidates = []
     for i, memory in enumerate(found.memories):
         (memory_id, kind, micro, summary, occurred_at, seq, confidence, outcome, usage,
-         state, title, effectiveness, _embedding) = memory  # fmt: skip
+         state, title, effectiveness, rank_factor, _embedding) = memory  # fmt: skip
         candidates.append(
             Candidate(
                 memory_id=memory_id,
@@ -197,6 +197,7 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
                 embedding=embeddings[i],
                 neighbour_of=found.parents[i],
                 excerpt=found.excerpts[i],
+                rank_factor=rank_factor,
             )
         )
     return candidates

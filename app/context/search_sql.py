@@ -30,7 +30,7 @@ COLUMNS = (
     "(m.fields->>'activation_count')::int, 0) AS usage, "
     "m.state, "
     "CASE WHEN m.kind = 'procedure' THEN m.fields->>'name' END AS title, "
-    "(m.fields->>'effectiveness')::float AS effectiveness, m.embedding"
+    "(m.fields->>'effectiveness')::float AS effectiveness, m.rank_factor, m.embedding"
 )
 _SEARCHABLE = " AND ".join(
     f"NOT (m.kind = '{kind}' AND m.state IN ({', '.join(repr(s) for s in states)}))"

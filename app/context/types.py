@@ -88,6 +88,7 @@ class Candidate:
     neighbour_of: uuid.UUID | None = None  # found next to a strong episode hit
     # The passages of its full text around the input's words, when its summary holds none.
     excerpt: str | None = None
+    rank_factor: float = 1.0  # retention's: below 1 for a fact stale for long
 
 
 @dataclass(slots=True)

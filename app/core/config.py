@@ -268,6 +268,30 @@ class ToolSettings(BaseModel):
     max_tokens: int = Field(default=1_000, ge=64, le=100_000)
     # Results of each kind search_memory returns when the model gives no `limit`.
     search_limit: int = Field(default=5, ge=1, le=20)
+class RetentionSettings(BaseModel):
+    """Forgetting over time (`app.retention`): lifecycles by age and use, and the size limit
+    past which an agent's least salient memories are deactivated. Days count back from a run's
+    `now`; 0 turns a rule or limit off."""
+
+    # The worker queues every agent's run this often (at most one waits or runs per agent).
+    interval_seconds: float = Field(default=3600.0, ge=1)
+    scheduled: bool = True
+    episode_summarize_days: float = Field(default=30.0, ge=0)
+    episode_archive_days: float = Field(default=90.0, ge=0)
+    # A procedure activated at least this often and failing more often than it succeeds retires.
+    procedure_min_activations: int = Field(default=5, ge=1)
+    procedure_unused_days: float = Field(default=180.0, ge=0)
+    # A warn censor never triggered this long after it was written retires (block ones never).
+    censor_idle_days: float = Field(default=365.0, ge=0)
+    # A fact never confirmed nor referenced this long ranks at `fact_stale_factor` of its score.
+    fact_stale_days: float = Field(default=180.0, ge=0)
+    fact_stale_factor: float = Field(default=0.5, gt=0, le=1)
+    # Coordinated forgetting: past either limit, the least salient memories are deactivated
+    # until the agent is back at `forget_to` of it (rounded up).
+    max_active_memories: int = Field(default=10_000, ge=0)
+    max_active_tokens: int = Field(default=2_000_000, ge=0)
+    forget_to: float = Field(default=0.9, gt=0, le=1)
+    salience_half_life_days: float = Field(default=30.0, gt=0)
 
 
 class Settings(BaseSettings):
@@ -295,6 +319,7 @@ class Settings(BaseSettings):
     worker: WorkerSettings = WorkerSettings()
     context: ContextSettings = ContextSettings()
     tools: ToolSettings = ToolSettings()
+    retention: RetentionSettings = RetentionSettings()
 
 
 def get_settings() -> Settings:

@@ -31,8 +31,9 @@ from sqlalchemy.sql.elements import ColumnElement
 from app.core.db import Base
 
 # A memory's: its vector, its LLM summary. A session's: its span summaries, its messages' vectors.
-Task = Literal["embed", "summarize", "summarize_spans", "embed_messages"]
-TASKS: tuple[Task, ...] = ("embed", "summarize", "summarize_spans", "embed_messages")
+# An agent's: its retention run (`app.retention`).
+Task = Literal["embed", "summarize", "summarize_spans", "embed_messages", "retention"]
+TASKS: tuple[Task, ...] = ("embed", "summarize", "summarize_spans", "embed_messages", "retention")
 NOTIFY_CHANNEL = "ce_jobs"
 
 
@@ -43,15 +44,22 @@ def _now() -> ColumnElement[datetime]:
 
 
 class Job(Base):
-    """One unit of background work on one memory, or on one session (all of the session's
-    pending work of its task: at most one such job waits per session and task)."""
+    """One unit of background work on one memory, or on one session or agent (all of its
+    pending work of the task: at most one such job waits per session or agent and task)."""
 
     __tablename__ = "job"
     __table_args__ = (
-        CheckConstraint("num_nonnulls(memory_id, session_id) = 1", name="one_subject"),
+        CheckConstraint("num_nonnulls(memory_id, session_id, agent_id) = 1", name="one_subject"),
         Index(
             "ix_job_session_waiting",
             "session_id",
+            "task",
+            unique=True,
+            postgresql_where=text("state = 'queued'"),
+        ),
+        Index(
+            "ix_job_agent_waiting",
+            "agent_id",
             "task",
             unique=True,
             postgresql_where=text("state = 'queued'"),
@@ -70,6 +78,9 @@ class Job(Base):
     )
     session_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("conversation_session.id", ondelete="CASCADE"), index=True
+    )
+    agent_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("agent.id", ondelete="CASCADE"), index=True
     )
     task: Mapped[str] = mapped_column(String(16))
     state: Mapped[str] = mapped_column(String(16), default="queued")
@@ -95,7 +106,7 @@ class ClaimedJob:
     job_id: int
     claim: str
     task: Task
-    subject_id: uuid.UUID  # the memory's id; for a session's task, the session's
+    subject_id: uuid.UUID  # the memory's id; for a session's or an agent's task, theirs
     attempts: int
     failures: int
     max_attempts: int
@@ -167,7 +178,7 @@ class JobRepository:
             .returning(
                 Job.id,
                 Job.task,
-                func.coalesce(Job.memory_id, Job.session_id).label("subject_id"),
+                func.coalesce(Job.memory_id, Job.session_id, Job.agent_id).label("subject_id"),
                 Job.attempts,
                 Job.failures,
                 Job.max_attempts,
@@ -240,7 +251,9 @@ class JobRepository:
         waits = (
             select(other.id)
             .where(
-                other.session_id == Job.session_id, other.task == Job.task, other.state == "queued"
+                (other.session_id == Job.session_id) | (other.agent_id == Job.agent_id),
+                other.task == Job.task,
+                other.state == "queued",
             )
             .exists()
         )

@@ -23,6 +23,11 @@ FACTS_CONFIRMED = Counter(
     "action (`action`).",
     ["via"],
 )
+RETENTION_CHANGES = Counter(
+    "ce_retention_changes_total",
+    "Changes retention runs made to memories, by rule (`episode_archived`, `forgotten` ...).",
+    ["rule"],
+)
 FACT_CONFIRMATION_RATE = Gauge(
     "ce_fact_confirmation_rate",
     "Of the facts written since start, the share that confirmed an active fact instead of "

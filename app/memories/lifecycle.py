@@ -54,10 +54,12 @@ ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # States a memory is left out of a context's search in: a fact proven wrong or replaced by a
-# newer one (it stays readable and listed), a retired procedure.
+# newer one (it stays readable and listed), a retired procedure, and a memory retention forgot
+# (`app.retention`: deactivated, not erased; restoring it brings it back).
 UNSEARCHABLE: dict[str, tuple[str, ...]] = {
-    "fact": ("inactive", "superseded"),
-    "procedure": ("retired",),
+    "fact": ("inactive", "superseded", "forgotten"),
+    "procedure": ("retired", "forgotten"),
+    "episode": ("forgotten",),
 }
 # States of a fact that a repetition confirms.
 CONFIRMABLE = ALLOWED["fact"]["confirm"]

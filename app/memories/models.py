@@ -87,6 +87,8 @@ class Memory(Base):
     superseded_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("memory.id"))
     reference_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_referenced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The share of its score a build gives it: below 1 for a fact retention found stale.
+    rank_factor: Mapped[float] = mapped_column(Float, default=1.0, server_default=text("1"))
     source: Mapped[str | None] = mapped_column(String(200))
     meta: Mapped[dict[str, JsonValue]] = mapped_column("metadata", JSONB, default=dict)
     occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -27,6 +27,7 @@ State = Literal[
     "archived",  # episode (starts active)
     "created",
     "escalated",  # censor (then active, retired)
+    "forgotten",  # a fact, procedure or episode retention deactivated (restorable)
 ]
 Outcome = Literal["pending", "success", "partial", "failure"]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]

@@ -33,6 +33,7 @@ from app.memories.schemas import (
 )
 from app.memories.views import to_read
 from app.providers.container import Providers
+from app.retention.repository import ColdStorage
 from app.tenants.models import Tenant
 
 
@@ -52,7 +53,10 @@ async def _reads(
     session: AsyncSession, ctx: MemoryContext, memories: Sequence[Memory], agent_name: str
 ) -> list[MemoryRead]:
     jobs = await JobRepository(session).for_memories([m.id for m in memories])
-    return [to_read(m, agent_name, jobs[m.id], ctx.default_encoding) for m in memories]
+    cold = await ColdStorage(session).originals([m.id for m in memories if m.kind == "episode"])
+    return [
+        to_read(m, agent_name, jobs[m.id], ctx.default_encoding, cold.get(m.id)) for m in memories
+    ]
 
 
 async def enqueue_jobs(

@@ -13,6 +13,7 @@ from app.memories.schemas import (
     Representations,
     SummaryRepresentation,
 )
+from app.retention.models import MemoryCold
 
 Level = Literal["micro", "summary", "full"]
 
@@ -21,15 +22,25 @@ def _tokens(memory: Memory, level: Level) -> dict[str, int]:
     return {encoding: counts[level] for encoding, counts in memory.token_counts.items()}
 
 
-def to_read(memory: Memory, agent_name: str, jobs: list[Job], default_encoding: str) -> MemoryRead:
-    """Build the full record: fields, three representations with token counts, provenance."""
+def to_read(
+    memory: Memory,
+    agent_name: str,
+    jobs: list[Job],
+    default_encoding: str,
+    cold: MemoryCold | None = None,
+) -> MemoryRead:
+    """Build the full record: fields, three representations with token counts, provenance.
+    A record retention trimmed reads whole from cold storage (its fields and full text)."""
     micro, summary, full = (_tokens(memory, level) for level in ("micro", "summary", "full"))
+    fields, full_text = memory.fields, memory.full_text
+    if cold is not None:
+        fields, full_text, full = cold.fields, cold.full_text, cold.full_tokens
     return MemoryRead(
         id=memory.id,
         agent_id=agent_name,
         kind=memory.kind,
         state=memory.state,
-        fields=memory.fields,
+        fields=fields,
         metadata=memory.meta,
         confidence=memory.confidence,
         outcome=cast(Outcome | None, memory.outcome),
@@ -47,7 +58,7 @@ def to_read(memory: Memory, agent_name: str, jobs: list[Job], default_encoding: 
                 source=memory.summary_source,
             ),
             full=Representation(
-                text=memory.full_text, tokens=full[default_encoding], tokens_by_encoding=full
+                text=full_text, tokens=full[default_encoding], tokens_by_encoding=full
             ),
         ),
         provenance=Provenance(

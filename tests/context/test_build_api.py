@@ -79,6 +79,7 @@ async def test_redis_question_gets_the_seed_context(
         "confidence",
         "adjacency",
         "period",
+        "retention",
     }
     reasons = {i["kind"]: i["reason"] for layer in result["layers"] for i in layer["items"]}
     assert reasons["censor"] == "relevant"  # an agent with two censors sees both

@@ -1,0 +1,90 @@
+"""HTTP routes of retention: run it for an agent, list what it changed, restore a memory."""
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Query
+
+from app.agents.schemas import AgentName
+from app.core.bodies import JsonBodyRoute
+from app.core.db import DbSession
+from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
+from app.deps import ProvidersDep, SettingsDep
+from app.retention import limits, service
+from app.retention.schemas import (
+    RUN_EXAMPLES,
+    MemoryRestored,
+    RetentionChangePage,
+    RetentionLimits,
+    RetentionLimitsRead,
+    RetentionRun,
+    RetentionRunRead,
+)
+from app.tenants.dependencies import CurrentTenant
+
+router = APIRouter(
+    prefix="/agents/{agent_id}",
+    tags=["retention"],
+    route_class=JsonBodyRoute,
+    responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent
+)
+
+
+@router.post("/retention/run", responses=problems(*WITH_BODY))
+async def run_retention(
+    agent_id: AgentName,
+    session: DbSession,
+    tenant: CurrentTenant,
+    providers: ProvidersDep,
+    settings: SettingsDep,
+    body: Annotated[RetentionRun | None, Body(openapi_examples=RUN_EXAMPLES)] = None,
+) -> RetentionRunRead:
+    """Apply the lifecycles by age and use and coordinated forgetting now (or as of `now`);
+    answers what changed, per memory, with the reason (`dry_run`: what would)."""
+    return await service.run(
+        session, providers, settings.retention, tenant, agent_id, body or RetentionRun()
+    )
+
+
+@router.get("/retention/changes")
+async def list_retention_changes(
+    agent_id: AgentName,
+    session: DbSession,
+    tenant: CurrentTenant,
+    settings: SettingsDep,
+    memory_id: uuid.UUID | None = None,
+    cursor: Annotated[int | None, Query(ge=1, le=2**63 - 1)] = None,
+    limit: Annotated[int | None, Query(ge=1)] = None,
+) -> RetentionChangePage:
+    """The changes retention made to the agent's memories and why, newest first."""
+    page_size = min(limit or settings.api.page_size_default, settings.api.page_size_max)
+    return await service.list_changes(session, tenant, agent_id, memory_id, cursor, page_size)
+
+
+@router.post("/memories/{memory_id}/restore", responses=problems(409))
+async def restore_memory(
+    agent_id: AgentName, memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant
+) -> MemoryRestored:
+    """Undo coordinated forgetting: the memory returns to the state it was forgotten from and
+    is not forgotten again; 409 when it is not forgotten."""
+    return await service.restore(session, tenant, agent_id, memory_id)
+
+
+@router.get("/retention/limits")
+async def get_retention_limits(
+    agent_id: AgentName, session: DbSession, tenant: CurrentTenant, settings: SettingsDep
+) -> RetentionLimitsRead:
+    """The size limits coordinated forgetting keeps the agent under, and which are its own."""
+    return await limits.read_limits(session, settings.retention, tenant, agent_id)
+
+
+@router.put("/retention/limits", responses=problems(*WITH_BODY))
+async def put_retention_limits(
+    agent_id: AgentName,
+    body: RetentionLimits,
+    session: DbSession,
+    tenant: CurrentTenant,
+    settings: SettingsDep,
+) -> RetentionLimitsRead:
+    """Give the agent its own size limits (null: the setting's); they apply from its next run."""
+    return await limits.set_limits(session, settings.retention, tenant, agent_id, body)
