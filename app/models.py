@@ -5,6 +5,7 @@ from app.context.models import ContextBuild
 from app.core.db import Base
 from app.core.idempotency import IdempotencyRecord
 from app.core.jobs import Job
+from app.efforts.models import SessionEffort
 from app.memories.models import EmbeddingSpace, Memory
 from app.sessions.models import ConversationSession, SessionMessage
 from app.tenants.models import ApiKey, Tenant
@@ -19,6 +20,7 @@ __all__ = [
     "IdempotencyRecord",
     "Job",
     "Memory",
+    "SessionEffort",
     "SessionMessage",
     "Tenant",
 ]

@@ -30,9 +30,16 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from app.core.db import Base
 
-# A memory's: its vector, its LLM summary. A session's: its span summaries, its messages' vectors.
-Task = Literal["embed", "summarize", "summarize_spans", "embed_messages"]
-TASKS: tuple[Task, ...] = ("embed", "summarize", "summarize_spans", "embed_messages")
+# A memory's: its vector, its LLM summary. A session's: its span summaries, its messages'
+# vectors, its concluded efforts' summaries.
+Task = Literal["embed", "summarize", "summarize_spans", "embed_messages", "effort_summaries"]
+TASKS: tuple[Task, ...] = (
+    "embed",
+    "summarize",
+    "summarize_spans",
+    "embed_messages",
+    "effort_summaries",
+)
 NOTIFY_CHANNEL = "ce_jobs"
 
 
