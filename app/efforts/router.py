@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Depends, Query
 
 from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
@@ -19,9 +19,17 @@ from app.efforts.schemas import (
     EffortRead,
     EffortSearchResult,
 )
+from app.efforts.service import Where
 from app.sessions.schemas import SessionName
 from app.tenants.dependencies import CurrentTenant
 
+
+def _where(agent_id: AgentName, session_id: SessionName) -> Where:
+    return Where(agent_id, session_id)
+
+
+# The agent's and session's names of the path.
+SessionAt = Annotated[Where, Depends(_where)]
 router = APIRouter(
     prefix="/agents/{agent_id}/sessions/{session_id}/efforts",
     tags=["efforts"],
@@ -32,8 +40,7 @@ router = APIRouter(
 
 @router.post("", status_code=201, responses=problems(409, *WITH_BODY))
 async def open_effort(
-    agent_id: AgentName,
-    session_id: SessionName,
+    where: SessionAt,
     body: Annotated[EffortCreate, Body(openapi_examples=OPEN_EXAMPLES)],
     session: DbSession,
     tenant: CurrentTenant,
@@ -41,29 +48,23 @@ async def open_effort(
 ) -> EffortRead:
     """Open an effort: the messages appended to the session from now on belong to it (the
     session is created when new); 409 while another effort is open."""
-    return await service.open_effort(
-        session, tenant, agent_id, session_id, body, settings.context.efforts
-    )
+    return await service.open_effort(session, tenant, where, body, settings.context.efforts)
 
 
 @router.get("")
 async def list_efforts(
-    agent_id: AgentName,
-    session_id: SessionName,
+    where: SessionAt,
     session: DbSession,
     tenant: CurrentTenant,
     settings: SettingsDep,
 ) -> EffortList:
     """List a session's efforts with their state, summary, size and last reference."""
-    return await service.list_efforts(
-        session, tenant, agent_id, session_id, settings.context.efforts
-    )
+    return await service.list_efforts(session, tenant, where, settings.context.efforts)
 
 
 @router.get("/search")
 async def search_efforts(
-    agent_id: AgentName,
-    session_id: SessionName,
+    where: SessionAt,
     session: DbSession,
     tenant: CurrentTenant,
     settings: SettingsDep,
@@ -80,50 +81,40 @@ async def search_efforts(
     """Search the session's efforts, those evicted from working memory too, by the words of
     their title, goal and summary; best first."""
     return await service.search_efforts(
-        session, tenant, agent_id, session_id, query, limit, settings.context.efforts
+        session, tenant, where, query, limit, settings.context.efforts
     )
 
 
 @router.get("/{effort_id}")
 async def read_effort(
-    agent_id: AgentName,
-    session_id: SessionName,
+    where: SessionAt,
     effort_id: EffortName,
     session: DbSession,
     tenant: CurrentTenant,
     settings: SettingsDep,
 ) -> EffortRead:
     """Read one effort: its state, summary, size and the turn it was last referenced."""
-    return await service.effort_status(
-        session, tenant, agent_id, session_id, effort_id, settings.context.efforts
-    )
+    return await service.effort_status(session, tenant, where, effort_id, settings.context.efforts)
 
 
 @router.post("/{effort_id}/conclude", responses=problems(409))
 async def conclude_effort(
-    agent_id: AgentName,
-    session_id: SessionName,
+    where: SessionAt,
     effort_id: EffortName,
     session: DbSession,
     tenant: CurrentTenant,
     settings: SettingsDep,
 ) -> EffortRead:
     """Conclude the open effort: builds show it by its summary, made in the background."""
+    max_attempts = settings.worker.max_attempts
     return await service.conclude_effort(
-        session,
-        tenant,
-        agent_id,
-        session_id,
-        effort_id,
-        settings.context.efforts,
-        max_attempts=settings.worker.max_attempts,
+        session, tenant, where, effort_id, settings.context.efforts, max_attempts=max_attempts
     )
 
 
 @router.post("/{effort_id}/expand", responses=problems(409))
 async def expand_effort(
-    agent_id: AgentName,
-    session_id: SessionName,
+    where: SessionAt,
     effort_id: EffortName,
     session: DbSession,
     tenant: CurrentTenant,
@@ -131,6 +122,4 @@ async def expand_effort(
 ) -> EffortExpanded:
     """Load a concluded effort's raw messages back into working memory until it goes
     CE_CONTEXT__EFFORTS__EXPANDED_DECAY_TURNS turns without a reference; returns them."""
-    return await service.expand_effort(
-        session, tenant, agent_id, session_id, effort_id, settings.context.efforts
-    )
+    return await service.expand_effort(session, tenant, where, effort_id, settings.context.efforts)

@@ -4,7 +4,8 @@ searched and referenced. The tools an LLM calls (`expand_effort`, `effort_status
 
 import uuid
 from collections.abc import Sequence
-from typing import cast
+from dataclasses import dataclass
+from typing import NamedTuple, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -35,33 +36,56 @@ from app.tenants.models import Tenant
 TASK: Task = "effort_summaries"
 
 
+@dataclass(frozen=True)
+class Where:
+    """A session of an agent, by their names (as in URLs)."""
+
+    agent: str
+    session: str
+
+
+class _Found(NamedTuple):
+    conversation: ConversationSession
+    repository: EffortRepository
+    effort: SessionEffort
+
+
 async def _session(
-    session: AsyncSession, tenant: Tenant, agent_name: str, session_name: str, *, lock: bool
+    session: AsyncSession, tenant: Tenant, where: Where, *, lock: bool
 ) -> ConversationSession:
     """The agent's session; with `lock`, locked until the transaction ends."""
-    agent = await get_agent(session, tenant, agent_name)
+    agent = await get_agent(session, tenant, where.agent)
     repository = SessionRepository(session)
-    found = await repository.get(agent.id, session_name)
+    found = await repository.get(agent.id, where.session)
     if found is None:
         raise NotFound(
-            f"Agent '{agent_name}' has no session '{session_name}'. Its first message or "
-            f"effort creates it: POST /agents/{agent_name}/sessions/{session_name}/efforts."
+            f"Agent '{where.agent}' has no session '{where.session}'. Its first message or "
+            f"effort creates it: POST /agents/{where.agent}/sessions/{where.session}/efforts."
         )
     if not lock:
         return found
-    return await repository.lock_or_create(tenant.id, agent.id, session_name, utcnow())
+    return await repository.lock_or_create(tenant.id, agent.id, where.session, utcnow())
 
 
-async def _effort(
-    repository: EffortRepository, conversation: ConversationSession, effort_id: str
-) -> SessionEffort:
+async def _locate(
+    session: AsyncSession, tenant: Tenant, where: Where, effort_id: str, *, lock: bool
+) -> _Found:
+    """The session (locked with `lock`) and its effort; 404 for either unknown."""
+    conversation = await _session(session, tenant, where, lock=lock)
+    repository = EffortRepository(session)
     effort = await repository.get(conversation.id, int(effort_id.removeprefix("e_")))
     if effort is None:
         raise NotFound(
-            f"Session '{conversation.name}' has no effort '{effort_id}'; GET its efforts to "
-            "list them."
+            f"Session '{where.session}' has no effort '{effort_id}'; GET its efforts to list them."
         )
-    return effort
+    return _Found(conversation, repository, effort)
+
+
+async def _answer(found: _Found, settings: EffortSettings) -> EffortRead:
+    """The effort as it stands now."""
+    await found.repository.flush()
+    (read,) = await _reads(found.repository, found.conversation, [found.effort], settings)
+    return read
 
 
 def effort_read(
@@ -101,22 +125,21 @@ async def _reads(
 async def open_effort(
     session: AsyncSession,
     tenant: Tenant,
-    agent_name: str,
-    session_name: str,
+    where: Where,
     body: EffortCreate,
     settings: EffortSettings,
 ) -> EffortRead:
     """Open an effort (the session is created when new); 409 while another one is open."""
-    agent = await get_agent(session, tenant, agent_name)
+    agent = await get_agent(session, tenant, where.agent)
     conversation = await SessionRepository(session).lock_or_create(
-        tenant.id, agent.id, session_name, utcnow()
+        tenant.id, agent.id, where.session, utcnow()
     )
     repository = EffortRepository(session)
     current = await repository.open_of(conversation.id)
     if current is not None:
         raise Conflict(
             f"Effort '{current.effort_id}' ({current.title}) is open in session "
-            f"'{session_name}'; conclude it first: POST .../efforts/{current.effort_id}/conclude.",
+            f"'{where.session}'; conclude it first: POST .../efforts/{current.effort_id}/conclude.",
             open_effort_id=current.effort_id,
         )
     turn = conversation.turns
@@ -138,17 +161,15 @@ async def open_effort(
 async def conclude_effort(
     session: AsyncSession,
     tenant: Tenant,
-    agent_name: str,
-    session_name: str,
+    where: Where,
     effort_id: str,
     settings: EffortSettings,
     *,
     max_attempts: int,
 ) -> EffortRead:
     """Conclude the open effort; its summary is made in the background (`tasks.py`)."""
-    conversation = await _session(session, tenant, agent_name, session_name, lock=True)
-    repository = EffortRepository(session)
-    effort = await _effort(repository, conversation, effort_id)
+    found = await _locate(session, tenant, where, effort_id, lock=True)
+    effort, conversation = found.effort, found.conversation
     if effort.state != "open":
         raise Conflict(
             f"Effort '{effort_id}' is {effort.state}, not open: only an open effort concludes.",
@@ -157,37 +178,28 @@ async def conclude_effort(
     effort.state = "concluded"
     effort.concluded_turn = effort.last_referenced_turn = conversation.turns
     effort.concluded_at = utcnow()
-    await repository.flush()
     await JobRepository(session).enqueue_for_session(
         conversation.id, TASK, max_attempts=max_attempts
     )
-    (read,) = await _reads(repository, conversation, [effort], settings)
-    return read
+    return await _answer(found, settings)
 
 
 async def expand_effort(
-    session: AsyncSession,
-    tenant: Tenant,
-    agent_name: str,
-    session_name: str,
-    effort_id: str,
-    settings: EffortSettings,
+    session: AsyncSession, tenant: Tenant, where: Where, effort_id: str, settings: EffortSettings
 ) -> EffortExpanded:
     """Load a concluded effort's raw messages back into working memory, until it goes
     `expanded_decay_turns` turns without a reference; 409 for an open or expanded one."""
-    conversation = await _session(session, tenant, agent_name, session_name, lock=True)
-    repository = EffortRepository(session)
-    effort = await _effort(repository, conversation, effort_id)
+    found = await _locate(session, tenant, where, effort_id, lock=True)
+    effort = found.effort
     if effort.state != "concluded":
         raise Conflict(
             f"Effort '{effort_id}' is {effort.state}: only a concluded effort expands.",
             state=effort.state,
         )
     effort.state = "expanded"
-    effort.expanded_turn = effort.last_referenced_turn = conversation.turns
-    await repository.flush()
-    messages = await repository.messages_of(effort.id)
-    (read,) = await _reads(repository, conversation, [effort], settings)
+    effort.expanded_turn = effort.last_referenced_turn = found.conversation.turns
+    read = await _answer(found, settings)
+    messages = await found.repository.messages_of(effort.id)
     return EffortExpanded(
         effort=read,
         messages=[MessageRead.model_validate(m, from_attributes=True) for m in messages],
@@ -195,41 +207,27 @@ async def expand_effort(
 
 
 async def list_efforts(
-    session: AsyncSession,
-    tenant: Tenant,
-    agent_name: str,
-    session_name: str,
-    settings: EffortSettings,
+    session: AsyncSession, tenant: Tenant, where: Where, settings: EffortSettings
 ) -> EffortList:
     """The session's efforts, oldest first, with their state and summary."""
-    conversation = await _session(session, tenant, agent_name, session_name, lock=False)
+    conversation = await _session(session, tenant, where, lock=False)
     repository = EffortRepository(session)
     efforts = await repository.for_session(conversation.id)
     items = await _reads(repository, conversation, efforts, settings)
-    return EffortList(session_id=session_name, turn=conversation.turns, items=items)
+    return EffortList(session_id=where.session, turn=conversation.turns, items=items)
 
 
 async def effort_status(
-    session: AsyncSession,
-    tenant: Tenant,
-    agent_name: str,
-    session_name: str,
-    effort_id: str,
-    settings: EffortSettings,
+    session: AsyncSession, tenant: Tenant, where: Where, effort_id: str, settings: EffortSettings
 ) -> EffortRead:
     """One effort: its state, summary, size and the turn it was last referenced."""
-    conversation = await _session(session, tenant, agent_name, session_name, lock=False)
-    repository = EffortRepository(session)
-    effort = await _effort(repository, conversation, effort_id)
-    (read,) = await _reads(repository, conversation, [effort], settings)
-    return read
+    return await _answer(await _locate(session, tenant, where, effort_id, lock=False), settings)
 
 
 async def search_efforts(
     session: AsyncSession,
     tenant: Tenant,
-    agent_name: str,
-    session_name: str,
+    where: Where,
     query: str,
     limit: int,
     settings: EffortSettings,
@@ -237,7 +235,7 @@ async def search_efforts(
     """The session's efforts (evicted ones too) whose title, goal or summary hold the query's
     words (stemmed), or that it names (`e_4`), best first; at most `limit`. Searching is not a
     reference: a tool that shows the results calls `reference` for the ones it returns."""
-    conversation = await _session(session, tenant, agent_name, session_name, lock=False)
+    conversation = await _session(session, tenant, where, lock=False)
     repository = EffortRepository(session)
     found = await repository.search(conversation.id, query, limit)
     reads = await _reads(repository, conversation, [e for e, _ in found], settings)
@@ -251,19 +249,11 @@ async def search_efforts(
 
 
 async def reference(
-    session: AsyncSession,
-    tenant: Tenant,
-    agent_name: str,
-    session_name: str,
-    effort_id: str,
-    settings: EffortSettings,
+    session: AsyncSession, tenant: Tenant, where: Where, effort_id: str, settings: EffortSettings
 ) -> EffortRead:
     """Count a reference to the effort at the session's current turn (a tool call on it):
     its summary is back in working memory, an expanded one stays raw."""
-    conversation = await _session(session, tenant, agent_name, session_name, lock=True)
-    repository = EffortRepository(session)
-    effort = await _effort(repository, conversation, effort_id)
-    effort.last_referenced_turn = max(effort.last_referenced_turn, conversation.turns)
-    await repository.flush()
-    (read,) = await _reads(repository, conversation, [effort], settings)
-    return read
+    found = await _locate(session, tenant, where, effort_id, lock=True)
+    effort = found.effort
+    effort.last_referenced_turn = max(effort.last_referenced_turn, found.conversation.turns)
+    return await _answer(found, settings)

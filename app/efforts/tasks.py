@@ -13,10 +13,10 @@ from app.core.config import EffortSettings
 from app.core.jobs import ClaimedJob, JobRepository
 from app.core.worker import ProviderGate
 from app.efforts.repository import EffortRepository
-from app.providers.errors import ProviderRejected, ProviderUnavailable
 from app.providers.summarizer import GuardedSummarizer
 from app.providers.tokenizer import TokenCounter
 from app.sessions import digest
+from app.sessions.tasks import conversation_summary
 
 log = structlog.get_logger(__name__)
 # Efforts one job summarizes before it queues the session's next one.
@@ -69,7 +69,7 @@ class SummarizeEfforts:
         messages = await repository.messages_of(effort_id)
         cap = self.settings.summary_max_tokens
         prompt = digest.prompt_text([(m.role, m.content) for m in messages])
-        text = await self._by_llm(prompt, cap) if messages else None
+        text = await conversation_summary(self.llm, prompt, cap) if messages else None
         if text is not None:
             summary, said, method = text, text, "llm"
         else:
@@ -85,13 +85,3 @@ class SummarizeEfforts:
         effort.method = method
         await repository.flush()
         await repository.set_keywords(effort_id, said, self.settings.keywords_max)
-
-    async def _by_llm(self, prompt: str, cap: int) -> str | None:
-        """The LLM's summary; None without one, while it is away or when it refuses."""
-        if self.llm is None:
-            return None
-        try:
-            return await self.llm.summarize(prompt, cap, "conversation")
-        except (ProviderUnavailable, ProviderRejected) as exc:
-            log.warning("efforts.summary_extractive", reason=str(exc)[:200])
-            return None

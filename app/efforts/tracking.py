@@ -7,6 +7,7 @@ but a system one) or, for a user's or the assistant's, holds `reference_keywords
 (seed 002: "the effort ID, or 2+ keywords from the summary").
 """
 
+import uuid
 from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -14,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.config import EffortSettings
 from app.efforts.repository import EffortRepository
 from app.sessions.models import ConversationSession, SessionMessage
+from app.sessions.repository import SessionRepository
 
 _SAID = ("user", "assistant")
 
@@ -51,3 +53,18 @@ async def refer(
     found = await repository.referenced(conversation.id, named, spoken, settings.reference_keywords)
     await repository.touch(found, conversation.turns)
     return len(found)
+
+
+async def refer_in_reply(
+    session: AsyncSession,
+    agent_id: uuid.UUID,
+    session_name: str,
+    reply: str,
+    settings: EffortSettings,
+) -> int:
+    """Feedback on a build with a session: the efforts the LLM's reply refers to are referenced
+    at the session's turn; how many."""
+    conversation = await SessionRepository(session).get(agent_id, session_name)
+    if conversation is None:
+        return 0
+    return await refer(EffortRepository(session), conversation, [("assistant", reply)], settings)

@@ -5,7 +5,7 @@ from typing import Any
 import httpx
 
 from app.providers.container import Providers
-from tests.context.test_history_api import chat_tokens
+from tests.context.test_summaries_api import keeps_the_promise
 from tests.factories import Tenancy
 
 SESSION = "/agents/newton/sessions/work-1"
@@ -68,10 +68,7 @@ async def build(
     )
     assert response.status_code == 200, response.text
     result: dict[str, Any] = response.json()
-    history = result["history"]
-    assert history["tokens"] == chat_tokens(providers, result["messages"])
-    context = providers.tokens.count(result["context"], "o200k_base")
-    assert context + history["tokens"] <= history["window"]["available"]
+    keeps_the_promise(providers, result)
     return result
 
 
