@@ -18,6 +18,7 @@ from app.core.errors import install_error_handlers
 from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.core.migrations import head_revision
 from app.core.openapi import install_openapi
+from app.efforts.router import router as efforts_router
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
@@ -100,6 +101,7 @@ def create_app(
     app.include_router(agents_router)
     app.include_router(memories_router)
     app.include_router(sessions_router)
+    app.include_router(efforts_router)
     app.include_router(context_router)
     app.include_router(tools_router)
     app.include_router(retention_router)

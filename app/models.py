@@ -5,6 +5,7 @@ from app.context.models import ContextBuild
 from app.core.db import Base
 from app.core.idempotency import IdempotencyRecord
 from app.core.jobs import Job
+from app.efforts.models import SessionEffort
 from app.memories.models import EmbeddingSpace, Memory
 from app.retention.models import MemoryCold, RetentionChange, RetentionLimit
 from app.sessions.models import ConversationSession, SessionMessage
@@ -23,6 +24,7 @@ __all__ = [
     "MemoryCold",
     "RetentionChange",
     "RetentionLimit",
+    "SessionEffort",
     "SessionMessage",
     "Tenant",
 ]

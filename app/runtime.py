@@ -13,6 +13,7 @@ from app.core.db import Database, asyncpg_url
 from app.core.embedded_db import EmbeddedPostgres
 from app.core.migrations import stored_dimensions, upgrade
 from app.core.worker import Handler, Worker
+from app.efforts.tasks import SummarizeEfforts
 from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model
 from app.memories.tasks import EmbedMemories, SummarizeMemory
 from app.providers.container import Providers, build_providers
@@ -119,6 +120,9 @@ def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:
             providers.tokens, providers.llm, settings.context, settings.worker.max_attempts
         ),
         RunRetention(providers, settings),
+        SummarizeEfforts(
+            providers.tokens, providers.llm, settings.context.efforts, settings.worker.max_attempts
+        ),
     ]
     if providers.llm is not None:
         handlers.append(SummarizeMemory(providers.llm, providers.tokens))

@@ -1,5 +1,5 @@
-"""python -m bench quality|agent|speed|conversation|all|report: benchmarks against a service
-started here."""
+"""python -m bench quality|agent|speed|conversation|bounded|all|report: benchmarks against a
+service started here."""
 
 import argparse
 import sys
@@ -16,9 +16,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "which",
-        choices=("quality", "agent", "speed", "conversation", "all", "report"),
+        choices=("quality", "agent", "speed", "conversation", "bounded", "all", "report"),
         help="agent: typed memory on curated questions; conversation: a session's history "
-        "inside the window, and recall from it on LoCoMo; "
+        "inside the window, and recall from it on LoCoMo; bounded: efforts and the bounded "
+        "working memory (seed 002's proof run, 1,000 turns with 200 efforts); "
         "report: print the tables of bench/results/*.json again and redraw the charts",
     )
     parser.add_argument(
@@ -39,6 +40,12 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=5_000,
         help="messages of the scripted session (conversation: 0 leaves the bounded part out)",
+    )
+    parser.add_argument(
+        "--efforts",
+        type=int,
+        default=200,
+        help="bounded: efforts of the long session, 5 turns each (200: 1,000 turns)",
     )
     parser.add_argument(
         "--concurrency", type=int, default=4, help="concurrent build clients (quality, agent)"
@@ -95,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
             limit=args.conversations,
             commit=args.commit,
         )
+    if args.which == "bounded":
+        from bench import bounded
+
+        bounded.run(commit=args.commit, efforts=args.efforts)
     if args.which in ("quality", "all"):
         from bench import quality
 

@@ -35,6 +35,7 @@ from app.context.summaries import (
 from app.context.types import Tokens, Vector
 from app.context.window import available
 from app.core.config import ContextSettings, WindowSettings
+from app.efforts.context import working_history
 from app.providers.tokenizer import BoundTokens
 from app.sessions.models import ConversationSession
 from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
@@ -62,6 +63,8 @@ class History:
     summary_tokens: tuple[int, ...] = ()
     # The long messages' own summaries the selection could use, by seq.
     short: Mapping[int, str] = field(default_factory=dict)
+    # With efforts: how each was shown (`app.efforts.context`); the manifest's `efforts`.
+    efforts: Mapping[str, object] | None = None
 
     @property
     def tokens(self) -> int:
@@ -101,6 +104,16 @@ async def history(
     unchanged = Recall(built.context, built.tokens)
     if conversation is None:
         return History(session_id, 0, window, budget, _NONE, unchanged)
+    context, room = (built.context, built.tokens), available(window)
+    worked = await working_history(
+        session, tokens, conversation, window, context, room, settings.efforts
+    )
+    if worked is not None:  # a session with efforts: its working memory
+        clock.lap("efforts")
+        return History(
+            session_id, conversation.message_count, window, room - worked.tokens,
+            worked.choice, Recall(worked.text, worked.tokens), efforts=worked.read,
+        )  # fmt: skip
     long = settings.summaries.long_message_tokens
     summaries = SummaryRepository(session)
     choice, short = await _select(repository, summaries, conversation, tokens, window, budget, long)
@@ -293,6 +306,7 @@ def history_read(found: History, memory_budget: int, learnings_budget: int) -> d
             m.seq for m in choice.kept if found.short.get(m.seq, None) == m.content
         ],
         "tokens": found.tokens,
+        "efforts": found.efforts,
         "window": window.model_dump()
         | {
             "available": available(window),

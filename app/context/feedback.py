@@ -11,10 +11,13 @@ from app.context.schemas import (
     ContextExpandRequest,
     ContextFeedback,
     ContextFeedbackResponse,
+    LlmReply,
     UsedMemories,
 )
+from app.core.config import EffortSettings
 from app.core.errors import Conflict, NotFound
 from app.core.time import utcnow
+from app.efforts.tracking import refer_in_reply
 from app.memories.schemas import MemoryRead
 from app.memories.service import MemoryContext, read_memory
 from app.tenants.models import Tenant
@@ -37,7 +40,11 @@ async def expand_memory(
 
 
 async def record_feedback(
-    session: AsyncSession, tenant: Tenant, context_id: uuid.UUID, body: ContextFeedback
+    session: AsyncSession,
+    tenant: Tenant,
+    context_id: uuid.UUID,
+    body: ContextFeedback,
+    efforts: EffortSettings | None = None,
 ) -> ContextFeedbackResponse:
     """Count references to the memories the LLM used, and the context's recall precision."""
     repository = ContextRepository(session)
@@ -62,6 +69,10 @@ async def record_feedback(
         used = referenced(body.reply, [(m, texts[m]) for m in included if m in texts])
     precision = round(len(used) / len(included), 4) if included else 0.0
     await repository.record_references(used)
+    session_name = build.request.get("session_id")
+    if isinstance(body, LlmReply) and isinstance(session_name, str) and efforts is not None:
+        # The reply refers to efforts of the build's session too.
+        await refer_in_reply(session, build.agent_id, session_name, body.reply, efforts)
     build.feedback = {
         "referenced": [str(m) for m in used],
         "precision": precision,

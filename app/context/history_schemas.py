@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from app.core.config import MAX_FRESH_TAIL, MAX_SINKS, WindowSettings
 from app.core.fields import RequestBody, WholeNumber
+from app.efforts.schemas import EffortsUsed
 from app.sessions.schemas import Role
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
@@ -152,6 +153,12 @@ class HistoryRead(BaseModel):
         description="Of `messages` as a chat request counts them in the target model's "
         "encoding: 3 per message, its role, content, name (+1) and tool_call_id, and 3 for "
         "the reply's priming."
+    )
+    efforts: EffortsUsed | None = Field(
+        default=None,
+        exclude_if=_absent,
+        description="With a session that has efforts: how each was shown; the history is "
+        "then chosen from its working memory (see GET .../efforts). Absent without efforts.",
     )
     window: WindowRead
     reason: str | None = Field(

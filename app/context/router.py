@@ -72,9 +72,14 @@ async def get_context(
 
 @router.post("/{context_id:uuid}/feedback", responses=problems(409, *WITH_BODY))
 async def context_feedback(
-    context_id: uuid.UUID, body: ContextFeedback, session: DbSession, tenant: CurrentTenant
+    context_id: uuid.UUID,
+    body: ContextFeedback,
+    session: DbSession,
+    tenant: CurrentTenant,
+    engine: Engine,
 ) -> ContextFeedbackResponse:
     """Tell which loaded memories the LLM used (ids, or its reply); feeds recall precision.
 
     409 when feedback was recorded already, or an id is not one of the context's memories."""
-    return await feedback.record_feedback(session, tenant, context_id, body)
+    efforts = engine.settings.efforts  # a reply referring to an effort of the session
+    return await feedback.record_feedback(session, tenant, context_id, body, efforts)

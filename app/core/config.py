@@ -221,6 +221,30 @@ class SummarySettings(BaseModel):
     long_message_tokens: int = Field(default=400, ge=0)
 
 
+class EffortSettings(BaseModel):
+    """Efforts of a session (`app.efforts`): when their raw messages and summaries leave the
+    working memory of a build. A turn is a user message appended to the session."""
+
+    # A concluded effort's summary stays in working memory this many turns after the turn of
+    # its last reference; then it is evicted (still listed and searchable).
+    summary_eviction_turns: int = Field(default=20, ge=0, le=100_000)
+    # An expanded effort's raw messages collapse back to its summary on the turn that makes
+    # this many turns without a reference.
+    expanded_decay_turns: int = Field(default=3, ge=1, le=100_000)
+    # A just-concluded effort's summary stays at least this many turns, referenced or not.
+    concluded_grace_turns: int = Field(default=20, ge=0, le=100_000)
+    # Ambient messages (outside efforts) kept in working memory: the last this many
+    # exchanges, each from a user message to the next.
+    ambient_window: int = Field(default=10, ge=0, le=10_000)
+    # A message refers to an effort when it names its id or holds this many of its keywords.
+    reference_keywords: int = Field(default=2, ge=1, le=20)
+    # An effort's keywords: the words of its title and goal, and this many of its summary's
+    # most frequent words.
+    keywords_max: int = Field(default=10, ge=0, le=100)
+    # The tokens of an effort's summary at most.
+    summary_max_tokens: int = Field(default=80, ge=16, le=4000)
+
+
 class ContextSettings(BaseModel):
     """Context assembly: budgets, search sizes, ranking weights and refresh triggers."""
 
@@ -259,6 +283,7 @@ class ContextSettings(BaseModel):
     # similar to the input's (stricter than `min_similarity`: it costs the history room).
     recall_min_similarity: float = Field(default=0.55, ge=0, le=1)
     summaries: SummarySettings = SummarySettings()
+    efforts: EffortSettings = EffortSettings()
 
 
 class ToolSettings(BaseModel):
@@ -268,6 +293,8 @@ class ToolSettings(BaseModel):
     max_tokens: int = Field(default=1_000, ge=64, le=100_000)
     # Results of each kind search_memory returns when the model gives no `limit`.
     search_limit: int = Field(default=5, ge=1, le=20)
+
+
 class RetentionSettings(BaseModel):
     """Forgetting over time (`app.retention`): lifecycles by age and use, and the size limit
     past which an agent's least salient memories are deactivated. Days count back from a run's

@@ -30,10 +30,19 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from app.core.db import Base
 
-# A memory's: its vector, its LLM summary. A session's: its span summaries, its messages' vectors.
-# An agent's: its retention run (`app.retention`).
-Task = Literal["embed", "summarize", "summarize_spans", "embed_messages", "retention"]
-TASKS: tuple[Task, ...] = ("embed", "summarize", "summarize_spans", "embed_messages", "retention")
+# A memory's: its vector, its LLM summary. A session's: its span summaries, its messages'
+# vectors, its concluded efforts' summaries. An agent's: its retention run (`app.retention`).
+Task = Literal[
+    "embed", "summarize", "summarize_spans", "embed_messages", "effort_summaries", "retention"
+]
+TASKS: tuple[Task, ...] = (
+    "embed",
+    "summarize",
+    "summarize_spans",
+    "embed_messages",
+    "effort_summaries",
+    "retention",
+)
 NOTIFY_CHANNEL = "ce_jobs"
 
 

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     func,
+    text,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
@@ -43,6 +44,8 @@ class ConversationSession(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     message_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     token_count: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # Its turns: the user messages appended to it (efforts age by them, `app.efforts`).
+    turns: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SessionMessage(Base):
@@ -55,6 +58,11 @@ class SessionMessage(Base):
         # As in the OpenAI chat format: a tool's answer names its call, and only it does.
         CheckConstraint("(role = 'tool') = (tool_call_id IS NOT NULL)", name="tool_call_id"),
         # GIN over (session, words) through btree_gin: recall reads only the session's rows.
+        Index(
+            "ix_session_message_effort_id",
+            "effort_id",
+            postgresql_where=text("effort_id IS NOT NULL"),
+        ),
         Index(
             "ix_session_message_session_words",
             "session_id",
@@ -75,6 +83,10 @@ class SessionMessage(Base):
     tool_call_id: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     tokens: Mapped[int] = mapped_column(Integer)
+    # The effort that was open when it was appended (`app.efforts`); NULL: ambient.
+    effort_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("session_effort.id", ondelete="SET NULL")
+    )
     # Its words as PostgreSQL stems them, as a memory's `search_document`: recall searches them.
     words: Mapped[str] = mapped_column(
         TSVECTOR, Computed("to_tsvector('english'::regconfig, content)", persisted=True)

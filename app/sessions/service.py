@@ -15,6 +15,7 @@ from app.core.errors import NotFound
 from app.core.idempotency import Idempotency, IdempotencyRepository
 from app.core.jobs import JobRepository
 from app.core.time import utcnow
+from app.efforts.tracking import on_append
 from app.providers.tokenizer import TokenCounter
 from app.sessions.models import ConversationSession, SessionMessage
 from app.sessions.repository import SessionRepository
@@ -122,6 +123,7 @@ async def append_messages(
         _new_message(conversation, first + i, item, count)
         for i, (item, count) in enumerate(zip(items, counts, strict=True))
     ]
+    await on_append(session, conversation, messages, context.efforts)
     await repository.add_messages(messages)
     conversation.message_count += len(messages)
     conversation.token_count += sum(counts)

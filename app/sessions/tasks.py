@@ -193,12 +193,16 @@ class SummarizeSpans:
         )
 
     async def _by_llm(self, prompt: str, cap: int) -> str | None:
-        """The LLM's summary; None without one, while it is away, or when it refuses the span
-        (the extractive summary stands in: faults delay nothing)."""
-        if self.llm is None:
-            return None
-        try:
-            return await self.llm.summarize(prompt, cap, "conversation")
-        except (ProviderUnavailable, ProviderRejected) as exc:
-            log.warning("sessions.summary_extractive", reason=str(exc)[:200])
-            return None
+        return await conversation_summary(self.llm, prompt, cap)
+
+
+async def conversation_summary(llm: GuardedSummarizer | None, prompt: str, cap: int) -> str | None:
+    """The LLM's summary of a conversation's text; None without one, while it is away, or when
+    it refuses (the extractive summary stands in: faults delay nothing)."""
+    if llm is None:
+        return None
+    try:
+        return await llm.summarize(prompt, cap, "conversation")
+    except (ProviderUnavailable, ProviderRejected) as exc:
+        log.warning("sessions.summary_extractive", reason=str(exc)[:200])
+        return None
