@@ -1,5 +1,5 @@
-"""python -m bench quality|agent|speed|conversation|all|report: benchmarks against a service
-started here."""
+"""python -m bench quality|agent|speed|conversation|premises|all|report: benchmarks against a
+service started here."""
 
 import argparse
 import sys
@@ -16,9 +16,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "which",
-        choices=("quality", "agent", "speed", "conversation", "all", "report"),
+        choices=("quality", "agent", "speed", "conversation", "premises", "all", "report"),
         help="agent: typed memory on curated questions; conversation: a session's history "
-        "inside the window, and recall from it on LoCoMo; "
+        "inside the window, and recall from it on LoCoMo; premises: false flags of the premise "
+        "check on LoCoMo's questions, and flags of questions made false; "
         "report: print the tables of bench/results/*.json again and redraw the charts",
     )
     parser.add_argument(
@@ -94,6 +95,14 @@ def main(argv: list[str] | None = None) -> int:
             concurrency=args.concurrency,
             limit=args.conversations,
             commit=args.commit,
+        )
+    if args.which == "premises":
+        from bench import premises
+
+        if (data := _data(args, _DEFAULT_DATA, "bench-premises")) is None:
+            return 2
+        premises.run(
+            data, concurrency=args.concurrency, limit=args.conversations, commit=args.commit
         )
     if args.which in ("quality", "all"):
         from bench import quality

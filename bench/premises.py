@@ -1,0 +1,165 @@
+"""The premise check on LoCoMo: how many questions whose premise the conversation bears out are
+flagged anyway (false flags), and how many questions made false are flagged (recall).
+
+False questions are made from the data: a question of another conversation whose premise's
+subject is one speaker ("When did Melanie run a charity race?") is asked of this conversation's
+first speaker, when none of its event's words (in any form, `app.context.premise_words`) is in
+any turn of this conversation: an event that never happened there, told of a person who did.
+LoCoMo's own adversarial questions (category 5: the event of one speaker asked of the other) are
+counted apart: their premise is often half true.
+"""
+
+import asyncio
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from pydantic import JsonValue
+
+from app.context.premise_words import concept, stems
+from app.context.presuppositions import presuppositions
+from bench.client import ApiClient
+from bench.ingest import progress, wait_for_background
+from bench.locomo import Conversation, describe, load
+from bench.quality import ingest_turns
+from bench.report import percentiles, run_info, write_json
+from bench.server import Service
+
+BUDGET = 1000
+FALSE_PER_CONVERSATION = 60
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question to build a context for, and what it is."""
+
+    conversation: Conversation
+    text: str
+    group: str  # "true" (categories 1-4), "adversarial" (5) or "false" (made here)
+
+
+@dataclass
+class Counts:
+    questions: int = 0
+    with_premise: int = 0
+    flagged: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+
+
+def _single_speaker(text: str, speakers: tuple[str, ...]) -> str | None:
+    """The speaker a question's one premise is about, if it is about one of them alone."""
+    found = presuppositions(text)
+    if len(found) != 1 or len(found[0].names) != 1:
+        return None
+    name = found[0].names[0]
+    return next((s for s in speakers if s.lower() == name), None)
+
+
+def false_questions(conversations: list[Conversation]) -> list[Asked]:
+    """For each conversation, questions of the others told of its first speaker, whose event's
+    words no turn of it holds."""
+    made: list[Asked] = []
+    for conversation in conversations:
+        said = frozenset(stems("\n".join(turn.render() for turn in conversation.turns)))
+        target = conversation.speakers[0]
+        found: list[str] = []
+        for other in conversations:
+            if other is conversation:
+                continue
+            for question in other.questions:
+                speaker = _single_speaker(question.text, other.speakers)
+                if speaker is None or question.category == 5:
+                    continue
+                (premise,) = presuppositions(question.text)
+                if any(concept(word) & said for word in premise.event):
+                    continue
+                found.append(question.text.replace(speaker, target))
+        step = max(len(found) // FALSE_PER_CONVERSATION, 1)
+        made.extend(
+            Asked(conversation, text, "false") for text in found[::step][:FALSE_PER_CONVERSATION]
+        )
+    return made
+
+
+async def _builds(
+    api: ApiClient, asked: list[Asked], concurrency: int, show: int
+) -> tuple[dict[str, Counts], list[float]]:
+    counts: dict[str, Counts] = {group: Counts() for group in ("true", "adversarial", "false")}
+    stage_ms: list[float] = []
+    queue = iter(asked)
+    bar = progress(len(asked), "context builds", "build")
+    shown = 0
+
+    async def client() -> None:
+        nonlocal shown
+        for item in queue:
+            request: dict[str, JsonValue] = {
+                "agent_id": item.conversation.sample_id,
+                "input": item.text,
+                "budget": BUDGET,
+                "now": (item.conversation.last_time + timedelta(hours=1)).isoformat(),
+            }
+            body, _ms = await api.build_json(request)
+            built = json.loads(body)
+            premises = built.get("premises") or []
+            count = counts[item.group]
+            count.questions += 1
+            count.with_premise += bool(presuppositions(item.text))
+            count.flagged += bool(premises)
+            count.statuses.update(p["status"] for p in premises)
+            stage_ms.append(built["timings_ms"].get("premises", 0.0))
+            if premises and item.group == "true" and shown < show:
+                shown += 1  # on the console only: the results hold no text of the data
+                bar.write(f"false flag: {item.text!r} -> {premises[0]['note']}")
+            bar.update(1)
+
+    await asyncio.gather(*(client() for _ in range(concurrency)))
+    bar.close()
+    return counts, stage_ms
+
+
+async def _measure(
+    conversations: list[Conversation], asked: list[Asked], concurrency: int, commit: str | None
+) -> tuple[dict[str, Counts], list[float]]:
+    with Service(commit=commit) as service:
+        async with ApiClient(service.base_url, service.api_key) as api:
+            await ingest_turns(api, conversations)
+            await wait_for_background(api, "embed turns")
+            return await _builds(api, asked, concurrency, show=40)
+
+
+def _row(group: str, count: Counts) -> str:
+    rate = count.flagged / count.questions if count.questions else 0.0
+    return (
+        f"| {group} | {count.questions} | {count.with_premise} | {count.flagged} | "
+        f"{rate:.1%} | {dict(count.statuses)} |"
+    )
+
+
+def run(
+    data: Path, concurrency: int = 4, limit: int | None = None, commit: str | None = None
+) -> None:
+    """Build a context for every question and every false one; count the flags."""
+    loaded, repairs = load(data)
+    conversations = loaded[:limit] if limit else loaded
+    asked = [
+        Asked(c, q.text, "adversarial" if q.category == 5 else "true")
+        for c in conversations
+        for q in c.questions
+    ] + false_questions(conversations)
+    counts, stage_ms = asyncio.run(_measure(conversations, asked, concurrency, commit))
+    result: dict[str, object] = {
+        "run": run_info(commit),
+        "data": describe(data, conversations, repairs),
+        "budget": BUDGET,
+        "counts": {group: asdict(count) for group, count in counts.items()},
+        "premises_stage_ms": asdict(percentiles(stage_ms)),
+    }
+    path = write_json("premises", result)
+    print("\n| questions | built | with a premise found | flagged | share flagged | statuses |")
+    print("|---|---|---|---|---|---|")
+    for group, count in counts.items():
+        print(_row(group, count))
+    print(f"\npremise stage: {asdict(percentiles(stage_ms))} ms\nWrote {path}")
