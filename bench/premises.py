@@ -10,13 +10,11 @@ counted apart: their premise is often half true.
 """
 
 import asyncio
-import json
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
-from pydantic import JsonValue
+from pydantic import BaseModel, ConfigDict, JsonValue
 
 from app.context.premise_words import concept, stems
 from app.context.presuppositions import presuppositions
@@ -28,6 +26,7 @@ from bench.report import percentiles, run_info, write_json
 from bench.server import Service
 
 BUDGET = 1000
+SIMILARITIES = (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
 FALSE_PER_CONVERSATION = 60
 
 
@@ -45,7 +44,44 @@ class Counts:
     questions: int = 0
     with_premise: int = 0
     flagged: int = 0
-    statuses: Counter[str] = field(default_factory=Counter)
+    statuses: dict[str, int] = field(default_factory=dict)
+    # Of each flagged question, the highest similarity to it of a memory in its context: a
+    # lower CE_CONTEXT__PREMISE_SUPPORT_SIMILARITY would have let that memory bear it out.
+    closest: list[float] = field(default_factory=list)
+
+    def flagged_under(self, similarity: float) -> int:
+        """The questions still flagged were the support similarity `similarity`."""
+        return sum(1 for closest in self.closest if closest < similarity)
+
+
+class _Read(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class _Item(_Read):
+    components: dict[str, float]
+
+
+class _Layer(_Read):
+    items: list[_Item] = []
+
+
+class _Premise(_Read):
+    status: str
+    note: str
+
+
+class _Built(_Read):
+    """What the benchmark reads of a build."""
+
+    layers: list[_Layer]
+    premises: list[_Premise] = []
+    timings_ms: dict[str, float]
+
+    def closest(self) -> float:
+        """The highest similarity to the input of a memory in the context."""
+        parts = [item.components["semantic"] for layer in self.layers for item in layer.items]
+        return max(parts, default=0.0)
 
 
 def _single_speaker(text: str, speakers: tuple[str, ...]) -> str | None:
@@ -102,17 +138,20 @@ async def _builds(
                 "now": (item.conversation.last_time + timedelta(hours=1)).isoformat(),
             }
             body, _ms = await api.build_json(request)
-            built = json.loads(body)
-            premises = built.get("premises") or []
+            built = _Built.model_validate_json(body)
+            premises = built.premises
             count = counts[item.group]
             count.questions += 1
             count.with_premise += bool(presuppositions(item.text))
             count.flagged += bool(premises)
-            count.statuses.update(p["status"] for p in premises)
-            stage_ms.append(built["timings_ms"].get("premises", 0.0))
+            for premise in premises:
+                count.statuses[premise.status] = count.statuses.get(premise.status, 0) + 1
+            if premises:
+                count.closest.append(built.closest())
+            stage_ms.append(built.timings_ms.get("premises", 0.0))
             if premises and item.group == "true" and shown < show:
                 shown += 1  # on the console only: the results hold no text of the data
-                bar.write(f"false flag: {item.text!r} -> {premises[0]['note']}")
+                bar.write(f"false flag: {item.text!r} -> {premises[0].note}")
             bar.update(1)
 
     await asyncio.gather(*(client() for _ in range(concurrency)))
@@ -157,9 +196,17 @@ def run(
         "counts": {group: asdict(count) for group, count in counts.items()},
         "premises_stage_ms": asdict(percentiles(stage_ms)),
     }
+    result["flagged_by_support_similarity"] = {
+        str(similarity): {group: c.flagged_under(similarity) for group, c in counts.items()}
+        for similarity in SIMILARITIES
+    }
     path = write_json("premises", result)
     print("\n| questions | built | with a premise found | flagged | share flagged | statuses |")
     print("|---|---|---|---|---|---|")
     for group, count in counts.items():
         print(_row(group, count))
+    print("\n| support similarity | " + " | ".join(counts) + " |")
+    for similarity in SIMILARITIES:
+        flagged = (f"{c.flagged_under(similarity)}" for c in counts.values())
+        print(f"| {similarity} | " + " | ".join(flagged) + " |")
     print(f"\npremise stage: {asdict(percentiles(stage_ms))} ms\nWrote {path}")

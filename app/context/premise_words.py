@@ -76,7 +76,8 @@ STOP = frozenset((
     "from", "by", "about", "as", "into", "onto", "over", "under", "after", "before", "since",
     "during", "through", "and", "or", "but", "so", "than", "then", "also", "too", "very",
     "really", "just", "still", "again", "ever", "even", "only", "not", "there", "here", "up",
-    "out", "off", "together", "around", "back", "away"
+    "out", "off", "together", "around", "back", "away", "between", "own", "much", "many",
+    "how", "why", "when", "where", "while", "if", "because"
 ))  # fmt: skip
 # Verbs that say nothing of what happened: "When did Caroline go to the support group?" rests
 # on the support group, not on going.
@@ -86,7 +87,9 @@ GENERIC = frozenset((
     "go", "goes", "went", "gone", "say", "said", "tell", "told", "feel", "felt", "think",
     "thought", "know", "knew", "want", "wanted", "need", "needed", "like", "liked", "see",
     "saw", "seen", "happen", "happened", "use", "used", "try", "tried", "look", "looked", "let",
-    "put", "give", "gave", "keep", "kept", "become", "became", "seem", "seemed"
+    "put", "give", "gave", "keep", "kept", "become", "became", "seem", "seemed", "mention",
+    "mentioned", "decide", "decided", "plan", "planned", "manage", "managed", "choose", "chose",
+    "chosen", "describe", "described", "find", "finds"
 ))  # fmt: skip
 TIME = frozenset((
     "today", "yesterday", "tomorrow", "tonight", "last", "next", "week", "weeks", "month",
@@ -95,11 +98,12 @@ TIME = frozenset((
     "may", "june", "july", "august", "september", "october", "november", "december", "monday",
     "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"
 ))  # fmt: skip
-_WORD = re.compile(r"[a-z0-9]+")
+WORD = re.compile(r"[a-z0-9]+")
 NEGATIONS = frozenset(("not", "never", "no", "without", "didn", "wasn", "hasn", "haven", "isn",
                        "nothing", "none", "nobody"))  # fmt: skip
 
 
+@functools.lru_cache(maxsize=65536)  # a memory's words come again and again
 def stem(word: str) -> str:
     """A word's base, enough to tell that "crashed", "crashes" and "crash" are one word."""
     word = word.lower().removesuffix("'s")
@@ -128,18 +132,15 @@ def concept(word: str) -> frozenset[str]:
     return frozenset(bases)
 
 
-_stem = functools.lru_cache(maxsize=65536)(stem)  # a memory's words come again and again
-
-
 def stems(text: str) -> list[str]:
     """A text's words as stems, in order."""
-    return [_stem(word) for word in _WORD.findall(text.lower())]
+    return [stem(word) for word in WORD.findall(text.lower())]
 
 
 def content_words(text: str) -> list[str]:
     """The words of a phrase that say what it is about, in order, once each."""
     seen: list[str] = []
-    for word in _WORD.findall(text.lower().replace("'s", "")):
+    for word in WORD.findall(text.lower().replace("'s", "")):
         if word in STOP or word in GENERIC or word in TIME or word.isdigit() or len(word) < 2:
             continue
         if word not in seen:

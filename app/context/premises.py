@@ -23,7 +23,7 @@ from typing import Literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.premise_repository import PremiseRepository, RetiredFact
-from app.context.premise_words import NEGATIONS, concept, stem, stems
+from app.context.premise_words import NEGATIONS, WORD, concept, stem, stems
 from app.context.presuppositions import Premise, presuppositions
 from app.context.render import SEPARATOR
 from app.context.search_sql import SearchSpec
@@ -37,8 +37,7 @@ Unflagged = Literal["supported", "unknown"]
 CHECKED = 100  # the best-ranked candidates a premise is held against
 RELATED_SHOWN = 3  # memories about the subject named for an unsupported premise
 NOTE_SHARE = 0.1  # the note takes at most this share of the budget, or is left out
-_NEGATIONS = frozenset(stem(word) for word in NEGATIONS)
-_NEGATION_REACH = 4  # words before the event's word a negation applies to
+_NEGATION_REACH = 3  # words before the event's word a negation applies to
 
 
 @dataclass(frozen=True)
@@ -63,10 +62,11 @@ class PremiseCheck:
 
 
 def _about(premise: Premise, words: frozenset[str]) -> bool:
-    """Whether a memory (its words' stems) is about the premise's subject: it names every name
-    of it, else holds half its words (every memory is about "we")."""
+    """Whether a memory (its words' stems) is about the premise's subject: it names one of its
+    names (one turn of a talk between Tim and John names one of them), else holds half its
+    words (every memory is about "we")."""
     if premise.names:
-        return all(stem(name) in words for name in premise.names)
+        return any(stem(name) in words for name in premise.names)
     if premise.personal:
         return True
     held = sum(1 for word in premise.subject if concept(word) & words)
@@ -74,16 +74,19 @@ def _about(premise: Premise, words: frozenset[str]) -> bool:
 
 
 def _says(premise: Premise, words: frozenset[str]) -> bool:
-    """Whether a memory says the premise's event: at least half its words, in any form."""
+    """Whether a memory says the premise's event: one of its words when it has one or two, two
+    of up to six, else three, in any form (a long question's words are paraphrased)."""
     held = sum(1 for word in premise.event if concept(word) & words)
-    return 2 * held >= len(premise.event)
+    count = len(premise.event)
+    return held >= (1 if count <= 2 else 2 if count <= 6 else 3)
 
 
-def _denies(premise: Premise, words: Sequence[str]) -> bool:
-    """A negation just before the first of the event's words: "the cluster has never crashed"."""
-    event = frozenset().union(*(concept(word) for word in premise.event))
+def _denies(premise: Premise, raw: Sequence[str], words: Sequence[str]) -> bool:
+    """A negation word just before the event's first word: "the cluster has never crashed"
+    (`raw`: the memory's words as written, `words`: their stems)."""
+    event = concept(premise.event[0])
     at = next((i for i, word in enumerate(words) if word in event), None)
-    return at is not None and not _NEGATIONS.isdisjoint(words[max(at - _NEGATION_REACH, 0) : at])
+    return at is not None and not NEGATIONS.isdisjoint(raw[max(at - _NEGATION_REACH, 0) : at])
 
 
 def _quoted(text: str) -> str:
@@ -102,12 +105,17 @@ def judge(premise: Premise, ranked: Sequence[Scored], similar: float) -> Flagged
     for scored in ranked[:CHECKED]:
         candidate = scored.candidate
         close = close or (candidate.semantic or 0.0) >= similar
-        said = stems(f"{candidate.micro}\n{candidate.summary}\n{candidate.excerpt or ''}")
+        text = candidate.summary if candidate.micro in candidate.summary else candidate.micro
+        if text is not candidate.summary:
+            text = f"{text}\n{candidate.summary}"
+        raw = WORD.findall(f"{text}\n{candidate.excerpt or ''}".lower())
+        said = [stem(word) for word in raw]
         words = frozenset(said)
         if _about(premise, words):
             about.append(candidate.memory_id)
             if _says(premise, words):
-                saying.append((candidate.memory_id, _denies(premise, said), candidate.summary))
+                denied = _denies(premise, raw, said)
+                saying.append((candidate.memory_id, denied, candidate.summary))
     if saying and all(denied for _id, denied, _text in saying):
         line = (
             f"Note: memory says otherwise of the premise {_said(premise)}: {_quoted(saying[0][2])}"

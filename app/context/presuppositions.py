@@ -36,6 +36,9 @@ _AUXILIARIES = frozenset({"was", "were", "got", "had", "has", "have", "been"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "his", "her", "its",
                           "this", "that", "these", "those"})  # fmt: skip
 _PARTICIPLE_END = ("ed", "en")
+_ADVERBS = frozenset({"first", "last", "ever", "actually", "really", "finally", "recently",
+                      "originally", "initially", "also", "still", "just", "even", "never",
+                      "always", "usually", "eventually", "suddenly", "once"})  # fmt: skip
 _STATES = frozenset({"down", "offline", "broken", "slow", "unavailable", "late", "lost",
                      "fired", "sick", "closed", "cancelled", "canceled"})  # fmt: skip
 
@@ -92,15 +95,23 @@ def _question(auxiliary: str, rest: str) -> Premise | None:
     end = _subject_end(words, participle=aux not in ("did", "does", "do"))
     if end >= len(words):
         return None
-    subject, verb, tail = words[:end], words[end], words[end + 1 :]
+    subject, adverb = words[:end], []
+    if words[end].lower() in _ADVERBS and end + 1 < len(words):
+        adverb, end = [words[end]], end + 1  # "When did Joanna first watch …"
+    verb, tail = words[end], words[end + 1 :]
     if aux == "did":
-        said = [*subject, past_tense(verb), *tail]
+        said = [*subject, *adverb, past_tense(verb), *tail]
     elif aux == "does":
-        said = [*subject, verb + ("es" if verb.endswith(("s", "sh", "ch")) else "s"), *tail]
+        said = [
+            *subject,
+            *adverb,
+            verb + ("es" if verb.endswith(("s", "sh", "ch")) else "s"),
+            *tail,
+        ]
     elif aux == "do":
-        said = [*subject, verb, *tail]
+        said = [*subject, *adverb, verb, *tail]
     else:
-        said = [*subject, aux, verb, *tail]
+        said = [*subject, aux, *adverb, verb, *tail]
     return _premise(" ".join(said), subject, [verb, *tail])
 
 
