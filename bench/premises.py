@@ -1,13 +1,6 @@
 """The premise check on LoCoMo: how many questions whose premise the conversation bears out are
-flagged anyway (false flags), and how many questions made false are flagged (recall).
-
-False questions are made from the data: a question of another conversation whose premise's
-subject is one speaker ("When did Melanie run a charity race?") is asked of this conversation's
-first speaker, when none of its event's words (in any form, `app.context.premise_words`) is in
-any turn of this conversation: an event that never happened there, told of a person who did.
-LoCoMo's own adversarial questions (category 5: the event of one speaker asked of the other) are
-counted apart: their premise is often half true.
-"""
+flagged anyway (false flags), and how many questions made false are flagged (recall); the
+questions are in `premise_questions.py`."""
 
 import asyncio
 from dataclasses import asdict, dataclass, field
@@ -16,27 +9,17 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from app.context.premise_words import concept, stems
 from app.context.presuppositions import presuppositions
 from bench.client import ApiClient
 from bench.ingest import progress, wait_for_background
 from bench.locomo import Conversation, describe, load
+from bench.premise_questions import GROUPS, Asked, made_false
 from bench.quality import ingest_turns
 from bench.report import percentiles, run_info, write_json
 from bench.server import Service
 
 BUDGET = 1000
 SIMILARITIES = (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
-FALSE_PER_CONVERSATION = 60
-
-
-@dataclass(frozen=True)
-class Asked:
-    """A question to build a context for, and what it is."""
-
-    conversation: Conversation
-    text: str
-    group: str  # "true" (categories 1-4), "adversarial" (5) or "false" (made here)
 
 
 @dataclass
@@ -84,45 +67,10 @@ class _Built(_Read):
         return max(parts, default=0.0)
 
 
-def _single_speaker(text: str, speakers: tuple[str, ...]) -> str | None:
-    """The speaker a question's one premise is about, if it is about one of them alone."""
-    found = presuppositions(text)
-    if len(found) != 1 or len(found[0].names) != 1:
-        return None
-    name = found[0].names[0]
-    return next((s for s in speakers if s.lower() == name), None)
-
-
-def false_questions(conversations: list[Conversation]) -> list[Asked]:
-    """For each conversation, questions of the others told of its first speaker, whose event's
-    words no turn of it holds."""
-    made: list[Asked] = []
-    for conversation in conversations:
-        said = frozenset(stems("\n".join(turn.render() for turn in conversation.turns)))
-        target = conversation.speakers[0]
-        found: list[str] = []
-        for other in conversations:
-            if other is conversation:
-                continue
-            for question in other.questions:
-                speaker = _single_speaker(question.text, other.speakers)
-                if speaker is None or question.category == 5:
-                    continue
-                (premise,) = presuppositions(question.text)
-                if any(concept(word) & said for word in premise.event):
-                    continue
-                found.append(question.text.replace(speaker, target))
-        step = max(len(found) // FALSE_PER_CONVERSATION, 1)
-        made.extend(
-            Asked(conversation, text, "false") for text in found[::step][:FALSE_PER_CONVERSATION]
-        )
-    return made
-
-
 async def _builds(
     api: ApiClient, asked: list[Asked], concurrency: int, show: int
 ) -> tuple[dict[str, Counts], list[float]]:
-    counts: dict[str, Counts] = {group: Counts() for group in ("true", "adversarial", "false")}
+    counts: dict[str, Counts] = {group: Counts() for group in GROUPS}
     stage_ms: list[float] = []
     queue = iter(asked)
     bar = progress(len(asked), "context builds", "build")
@@ -142,13 +90,15 @@ async def _builds(
             premises = built.premises
             count = counts[item.group]
             count.questions += 1
-            count.with_premise += bool(presuppositions(item.text))
+            found = bool(presuppositions(item.text))
+            count.with_premise += found
             count.flagged += bool(premises)
             for premise in premises:
                 count.statuses[premise.status] = count.statuses.get(premise.status, 0) + 1
             if premises:
                 count.closest.append(built.closest())
-            stage_ms.append(built.timings_ms.get("premises", 0.0))
+            if found:  # the builds that check a premise
+                stage_ms.append(built.timings_ms.get("premises", 0.0))
             if premises and item.group == "true" and shown < show:
                 shown += 1  # on the console only: the results hold no text of the data
                 bar.write(f"false flag: {item.text!r} -> {premises[0].note}")
@@ -187,7 +137,7 @@ def run(
         Asked(c, q.text, "adversarial" if q.category == 5 else "true")
         for c in conversations
         for q in c.questions
-    ] + false_questions(conversations)
+    ] + made_false(conversations)
     counts, stage_ms = asyncio.run(_measure(conversations, asked, concurrency, commit))
     result: dict[str, object] = {
         "run": run_info(commit),
@@ -209,4 +159,5 @@ def run(
     for similarity in SIMILARITIES:
         flagged = (f"{c.flagged_under(similarity)}" for c in counts.values())
         print(f"| {similarity} | " + " | ".join(flagged) + " |")
-    print(f"\npremise stage: {asdict(percentiles(stage_ms))} ms\nWrote {path}")
+    print(f"\npremise stage, builds with a premise: {asdict(percentiles(stage_ms))} ms")
+    print(f"Wrote {path}")

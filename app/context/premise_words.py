@@ -77,7 +77,8 @@ STOP = frozenset((
     "during", "through", "and", "or", "but", "so", "than", "then", "also", "too", "very",
     "really", "just", "still", "again", "ever", "even", "only", "not", "there", "here", "up",
     "out", "off", "together", "around", "back", "away", "between", "own", "much", "many",
-    "how", "why", "when", "where", "while", "if", "because"
+    "how", "why", "when", "where", "while", "if", "because", "against", "within", "across",
+    "along", "among", "toward", "towards", "upon", "via", "per", "like"
 ))  # fmt: skip
 # Verbs that say nothing of what happened: "When did Caroline go to the support group?" rests
 # on the support group, not on going.

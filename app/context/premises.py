@@ -15,6 +15,7 @@ A premise whose subject no memory is about is not judged: the agent knows nothin
 Each flagged premise is a line of the context's note, inside the build's budget.
 """
 
+import functools
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -23,7 +24,7 @@ from typing import Literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.premise_repository import PremiseRepository, RetiredFact
-from app.context.premise_words import NEGATIONS, WORD, concept, stem, stems
+from app.context.premise_words import NEGATIONS, WORD, concept, stem
 from app.context.presuppositions import Premise, presuppositions
 from app.context.render import SEPARATOR
 from app.context.search_sql import SearchSpec
@@ -89,6 +90,14 @@ def _denies(premise: Premise, raw: Sequence[str], words: Sequence[str]) -> bool:
     return at is not None and not NEGATIONS.isdisjoint(raw[max(at - _NEGATION_REACH, 0) : at])
 
 
+@functools.lru_cache(maxsize=4096)  # the same memories come back build after build
+def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
+    """A memory's words as written, their stems, and the set of those."""
+    raw = tuple(WORD.findall(text.lower()))
+    said = tuple(stem(word) for word in raw)
+    return raw, said, frozenset(said)
+
+
 def _quoted(text: str) -> str:
     line = " ".join(text.split()).rstrip(".")
     return line if len(line) <= 160 else line[:157].rstrip() + "…"
@@ -108,9 +117,7 @@ def judge(premise: Premise, ranked: Sequence[Scored], similar: float) -> Flagged
         text = candidate.summary if candidate.micro in candidate.summary else candidate.micro
         if text is not candidate.summary:
             text = f"{text}\n{candidate.summary}"
-        raw = WORD.findall(f"{text}\n{candidate.excerpt or ''}".lower())
-        said = [stem(word) for word in raw]
-        words = frozenset(said)
+        raw, said, words = _read(f"{text}\n{candidate.excerpt or ''}")
         if _about(premise, words):
             about.append(candidate.memory_id)
             if _says(premise, words):
@@ -132,7 +139,7 @@ def judge(premise: Premise, ranked: Sequence[Scored], similar: float) -> Flagged
 def retired_flag(premise: Premise, facts: Sequence[RetiredFact]) -> Flagged | None:
     """The premise rests on an invalidated or superseded fact that says it, if one does."""
     for fact in facts:
-        words = frozenset(stems(fact.text))
+        _raw, _said, words = _read(fact.text)
         if not (_about(premise, words) and _says(premise, words)):
             continue
         ids = (fact.memory_id,) + ((fact.successor_id,) if fact.successor_id else ())

@@ -46,6 +46,11 @@ def facts(*texts: str, semantic: float = 0.4) -> list[Scored]:
         ),
         ("Who wrote the postmortem of the Kafka outage?", "the Kafka outage", ("outage",)),
         (
+            "When did Joanna first watch the movie?",
+            "Joanna first watched the movie",
+            ("watch", "movie"),
+        ),
+        (
             "Why did the deploy of the billing service fail on Friday?",
             "the deploy of the billing service failed on Friday",
             ("fail",),
@@ -108,6 +113,24 @@ def test_a_memory_that_denies_the_event_contradicts_it() -> None:
     assert isinstance(flag, Flagged)
     assert flag.status == "contradicted"
     assert len(flag.memory_ids) == 1
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "Nate: On another note, I made vegan ice cream last Friday for my vegan diet group.",
+        "Caroline: I had a not-so-great experience: I ran into some rude people on a hike.",
+        "Tim: John and I both find LeBron inspiring.",
+    ],
+)
+def test_a_negation_or_a_name_elsewhere_does_not_flag_a_recorded_event(record: str) -> None:
+    question = {
+        "N": "When did Nate make vegan ice cream?",
+        "C": "When did Caroline run into rude people on a hike?",
+        "T": "Why do Tim and John find LeBron inspiring?",
+    }[record[0]]
+    ranked = ranked_by_settings([candidate("episode", record, record, 0.3)])
+    assert judge(premise_of(question), ranked, SIMILAR) == "supported"
 
 
 def test_a_memory_very_close_to_the_input_bears_it_out_whatever_its_words() -> None:
