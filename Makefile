@@ -11,7 +11,7 @@ SKIP_100K ?=
 COMMIT ?=
 BENCH_ARGS = $(if $(COMMIT),--commit $(COMMIT))
 
-.PHONY: install run worker migrate test lint typecheck openapi bench bench-quality bench-agent bench-speed bench-conversation bench-bounded clean
+.PHONY: install run worker migrate test lint typecheck openapi bench bench-quality bench-agent bench-speed bench-conversation bench-bounded bench-premises clean
 
 $(STAMP): pyproject.toml
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -66,6 +66,9 @@ bench-conversation: $(BENCH_STAMP)
 
 bench-bounded: $(BENCH_STAMP)
 	$(BIN)/python -m bench bounded $(BENCH_ARGS)
+
+bench-premises: $(BENCH_STAMP)
+	$(BIN)/python -m bench premises --data $(DATA) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

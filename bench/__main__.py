@@ -1,5 +1,5 @@
-"""python -m bench quality|agent|speed|conversation|bounded|all|report: benchmarks against a
-service started here."""
+"""python -m bench quality|agent|speed|conversation|bounded|premises|all|report: benchmarks
+against a service started here."""
 
 import argparse
 import sys
@@ -16,10 +16,20 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "which",
-        choices=("quality", "agent", "speed", "conversation", "bounded", "all", "report"),
+        choices=(
+            "quality",
+            "agent",
+            "speed",
+            "conversation",
+            "bounded",
+            "premises",
+            "all",
+            "report",
+        ),
         help="agent: typed memory on curated questions; conversation: a session's history "
         "inside the window, and recall from it on LoCoMo; bounded: efforts and the bounded "
-        "working memory (seed 002's proof run, 1,000 turns with 200 efforts); "
+        "working memory (seed 002's proof run, 1,000 turns with 200 efforts); premises: false "
+        "flags of the premise check on LoCoMo's questions, and flags of questions made false; "
         "report: print the tables of bench/results/*.json again and redraw the charts",
     )
     parser.add_argument(
@@ -106,6 +116,14 @@ def main(argv: list[str] | None = None) -> int:
         from bench import bounded
 
         bounded.run(commit=args.commit, efforts=args.efforts)
+    if args.which == "premises":
+        from bench import premises
+
+        if (data := _data(args, _DEFAULT_DATA, "bench-premises")) is None:
+            return 2
+        premises.run(
+            data, concurrency=args.concurrency, limit=args.conversations, commit=args.commit
+        )
     if args.which in ("quality", "all"):
         from bench import quality
 

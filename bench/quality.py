@@ -47,7 +47,7 @@ def episode(line: str, dia_id: str, at: str) -> MemoryBody:
     }
 
 
-async def _ingest(api: ApiClient, conversations: list[Conversation]) -> dict[uuid.UUID, str]:
+async def ingest_turns(api: ApiClient, conversations: list[Conversation]) -> dict[uuid.UUID, str]:
     """Write every turn as an episode, in order; memory id -> dia_id."""
     dia_of: dict[uuid.UUID, str] = {}
     total = sum(len(c.turns) for c in conversations)
@@ -126,7 +126,7 @@ async def _measure_service(
         counter = TokenCounter(service.data_dir / "tiktoken")
         async with ApiClient(service.base_url, service.api_key) as api:
             started = time.perf_counter()
-            dia_of = await _ingest(api, conversations)
+            dia_of = await ingest_turns(api, conversations)
             write_seconds = time.perf_counter() - started
             embed_seconds = await wait_for_background(api, "embed turns")
             ingest_peaks = sampler.take_peaks()

@@ -17,6 +17,8 @@ from app.context.constraints import ScoredCensor
 from app.context.conversation import History, chat_messages, history_read
 from app.context.fill import FlexibleLayers
 from app.context.learnings import Learnings
+from app.context.premises import PremiseCheck
+from app.context.premises import read as premises_read
 from app.context.render import LEADING, FixedSections
 from app.context.schemas import ContextBuildResponse
 from app.context.types import (
@@ -126,6 +128,7 @@ class Built:
     embedding: InputEmbedding
     history: History | None = None
     learnings: Learnings | None = None  # with a session
+    premises: PremiseCheck | None = None  # what the input takes for granted, when flagged
 
     def included(self) -> list[Included]:
         """Every memory in the context: the layers' and Past Learnings'."""
@@ -275,6 +278,7 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
             )
             if built.history
             else None,
+            "premises": premises_read(built.premises),
             "timings_ms": dict(timings_ms),
             "created_at": built.created_at,
             "parent_id": built.parent_id,

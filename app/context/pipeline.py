@@ -13,7 +13,7 @@ fills what the context left (`conversation.py`).
 import asyncio
 import uuid
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import structlog
@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.agents.service import get_agent
-from app.context import conversation, learnings, metrics
+from app.context import conversation, learnings, metrics, premises
 from app.context.budget import flexible_pool, flexible_shares, neighbours, plan_budget
 from app.context.calibration import calibrate
 from app.context.clock import Clock
@@ -206,6 +206,8 @@ async def build(
         candidates, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
     )
     clock.lap("rank")
+    checked = await premises.check(session, settings, gathered.spec, request.input, ranked)
+    clock.lap("premises")
     censors = choose_censors(gathered.standing.censors, vector, gathered.words.terms, choice.frame)
     tokens, rules = engine.providers.tokens.bound(encoding), Rules.of(settings)
     learned = None
@@ -216,7 +218,7 @@ async def build(
         )  # fmt: skip
     assembly = assemble(
         tokens,
-        plan.total,
+        plan.total - premises.reserve(tokens, checked, plan.total),  # the note's room
         _fixed_content(gathered, choice, [s.censor for s in censors if s.chosen]),
         ranked,
         flexible_scale=plan.flexible_scale,
@@ -224,6 +226,10 @@ async def build(
         censors=censors,
         reserved=learned.ids() if learned else frozenset(),
     )
+    text, count, checked = premises.attach(
+        tokens, assembly.text, assembly.tokens, checked, plan.total
+    )
+    assembly = replace(assembly, text=text, tokens=count)
     clock.lap("assemble")
     found = None
     if window and request.session_id and learned:
@@ -242,7 +248,7 @@ async def build(
         )
     built = Built(
         uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, choice, plan, encoding,
-        len(candidates), assembly, gathered.embedding, found, learned,
+        len(candidates), assembly, gathered.embedding, found, learned, checked,
     )  # fmt: skip
     await store(session, tenant, request, built, stored := manifest(built, clock.so_far()))
     clock.lap("store")

@@ -190,6 +190,26 @@ class InputEmbeddingRead(BaseModel):
     )
 
 
+class PremiseRead(BaseModel):
+    """Something the input takes for granted that the agent's memory does not bear out."""
+
+    text: str = Field(description='The premise as the input implies it: "the cluster crashed".')
+    status: Literal["unsupported", "contradicted"] = Field(
+        description="`unsupported`: memories are about its subject but none records it; "
+        "`contradicted`: the memories that record it deny it, or it rests on a fact marked "
+        "invalid or superseded."
+    )
+    memory_ids: list[uuid.UUID] = Field(
+        description="Unsupported: the memories about its subject; contradicted: those that "
+        "deny it, or the invalid or superseded fact (and the one that replaced it)."
+    )
+    note: str = Field(description="The line about it at the end of `context`.")
+    in_context: bool = Field(
+        description="Whether the note is in `context`: it is left out when it would take more "
+        "than a tenth of the budget or the context with it would exceed the budget."
+    )
+
+
 class ContextBuildResponse(BaseModel):
     """The context to put in the system prompt, and the manifest that explains it."""
 
@@ -211,6 +231,11 @@ class ContextBuildResponse(BaseModel):
     )
     history: HistoryRead | None = Field(
         default=None, description="With session_id: which messages were kept; null without."
+    )
+    premises: list[PremiseRead] = Field(
+        default_factory=list,
+        description="What the input takes for granted that the agent's memory does not bear "
+        "out (no LLM: found by rules, checked against the memories the search found).",
     )
     timings_ms: dict[str, float]
     created_at: datetime

@@ -282,6 +282,11 @@ class ContextSettings(BaseModel):
     # ...and an evicted message comes back by its meaning when its vector is at least this
     # similar to the input's (stricter than `min_similarity`: it costs the history room).
     recall_min_similarity: float = Field(default=0.55, ge=0, le=1)
+    # The premise check (`app.context.premises`): what the input takes for granted, held
+    # against the memories found; a premise they do not bear out is in the manifest and noted.
+    premise_check: bool = True
+    # A memory at least this similar to the input bears out its premises, whatever its words.
+    premise_support_similarity: float = Field(default=0.75, ge=0, le=1.01)
     summaries: SummarySettings = SummarySettings()
     efforts: EffortSettings = EffortSettings()
 

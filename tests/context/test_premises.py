@@ -1,0 +1,195 @@
+"""The premise check's pure parts: what an input takes for granted, whether the memories found
+bear it out, and the note inside the hard budget. No database."""
+
+import uuid
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.context.pipeline import assemble
+from app.context.premise_repository import RetiredFact
+from app.context.premises import Flagged, PremiseCheck, attach, judge, reserve, retired_flag
+from app.context.presuppositions import Premise, presuppositions
+from app.context.types import Scored
+from app.providers.tokenizer import ENCODINGS, TokenCounter
+from tests.context.builders import candidate, content, ranked_by_settings
+
+KAFKA = "Why did the Kafka cluster crash?"
+SIMILAR = 0.75
+
+
+def premise_of(text: str) -> Premise:
+    (premise,) = presuppositions(text)
+    return premise
+
+
+def facts(*texts: str, semantic: float = 0.4) -> list[Scored]:
+    return ranked_by_settings([candidate("fact", text, text, semantic) for text in texts])
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "event"),
+    [
+        (KAFKA, "the Kafka cluster crashed", ("crash",)),
+        (
+            "When did Caroline go to the LGBTQ support group?",
+            "Caroline went to the LGBTQ support group",
+            ("lgbtq", "support", "group"),
+        ),
+        ("How did Melanie's daughter break her arm?", "Melanie's daughter broke her arm", None),
+        ("Why was the v1 API deprecated?", "the v1 API was deprecated", ("deprecated",)),
+        (
+            "Since the v1 API was deprecated, what should clients call?",
+            "the v1 API was deprecated",
+            ("deprecated",),
+        ),
+        ("Who wrote the postmortem of the Kafka outage?", "the Kafka outage", ("outage",)),
+        (
+            "When did Joanna first watch the movie?",
+            "Joanna first watched the movie",
+            ("watch", "movie"),
+        ),
+        (
+            "Why did the deploy of the billing service fail on Friday?",
+            "the deploy of the billing service failed on Friday",
+            ("fail",),
+        ),
+    ],
+)
+def test_the_premise_of_a_question_is_found_by_rules(
+    text: str, said: str, event: tuple[str, ...] | None
+) -> None:
+    premise = premise_of(text)
+    assert premise.text == said
+    if event is not None:
+        assert premise.event == event
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Should we use Redis for caching in Newton?",
+        "What is the capital of France?",
+        "List the open incidents.",
+        "Why did it crash?",  # whose crash, the words do not say
+        "What caused the outage?",
+    ],
+)
+def test_an_input_without_a_checkable_premise_has_none(text: str) -> None:
+    assert presuppositions(text) == []
+
+
+def test_memories_about_the_subject_that_record_no_crash_leave_it_unsupported() -> None:
+    ranked = facts(
+        "The Kafka cluster runs three brokers in the ops VPC.",
+        "The Kafka cluster was upgraded to 3.6 in March.",
+        "Invoices are emailed on the first of the month.",
+    )
+    flag = judge(premise_of(KAFKA), ranked, SIMILAR)
+    assert isinstance(flag, Flagged)
+    assert flag.status == "unsupported"
+    kafka = {s.candidate.memory_id for s in ranked if "Kafka" in s.candidate.summary}
+    assert set(flag.memory_ids) == kafka
+    assert flag.line == "Note: no memory records that the Kafka cluster crashed."
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "The Kafka cluster crashed on Monday when its disks filled up.",
+        "Monday's outage of the Kafka cluster lasted two hours.",  # the event in other words
+        "kafka cluster crashes after the broker upgrade",
+    ],
+)
+def test_a_memory_that_records_the_event_bears_the_premise_out(record: str) -> None:
+    ranked = facts("The Kafka cluster runs three brokers.", record)
+    assert judge(premise_of(KAFKA), ranked, SIMILAR) == "supported"
+
+
+def test_a_memory_that_denies_the_event_contradicts_it() -> None:
+    ranked = facts("The Kafka cluster runs three brokers.", "The Kafka cluster has never crashed.")
+    flag = judge(premise_of(KAFKA), ranked, SIMILAR)
+    assert isinstance(flag, Flagged)
+    assert flag.status == "contradicted"
+    assert len(flag.memory_ids) == 1
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "Nate: On another note, I made vegan ice cream last Friday for my vegan diet group.",
+        "Caroline: I had a not-so-great experience: I ran into some rude people on a hike.",
+        "Tim: John and I both find LeBron inspiring.",
+    ],
+)
+def test_a_negation_or_a_name_elsewhere_does_not_flag_a_recorded_event(record: str) -> None:
+    question = {
+        "N": "When did Nate make vegan ice cream?",
+        "C": "When did Caroline run into rude people on a hike?",
+        "T": "Why do Tim and John find LeBron inspiring?",
+    }[record[0]]
+    ranked = ranked_by_settings([candidate("episode", record, record, 0.3)])
+    assert judge(premise_of(question), ranked, SIMILAR) == "supported"
+
+
+def test_a_memory_very_close_to_the_input_bears_it_out_whatever_its_words() -> None:
+    ranked = facts("The Kafka cluster went belly up at noon.", semantic=0.9)
+    assert judge(premise_of(KAFKA), ranked, SIMILAR) == "supported"
+
+
+def test_with_no_memory_about_the_subject_nothing_is_judged() -> None:
+    ranked = facts("Invoices are emailed on the first of the month.")
+    assert judge(premise_of(KAFKA), ranked, SIMILAR) == "unknown"
+
+
+def test_a_premise_resting_on_an_invalidated_or_superseded_fact_is_contradicted() -> None:
+    crash, newer = uuid.uuid4(), uuid.uuid4()
+    invalid = RetiredFact(crash, "The Kafka cluster crashed on Monday.", "inactive", None, None)
+    flag = retired_flag(premise_of(KAFKA), [invalid])
+    assert flag is not None
+    assert (flag.status, flag.memory_ids) == ("contradicted", (crash,))
+    assert "marked invalid: The Kafka cluster crashed on Monday." in flag.line
+    replaced = RetiredFact(
+        crash, "The Kafka cluster crashed on Monday.", "superseded", newer, "A network split."
+    )
+    flag = retired_flag(premise_of(KAFKA), [replaced])
+    assert flag is not None
+    assert flag.memory_ids == (crash, newer)
+    assert flag.line.endswith("Monday (now: A network split).")
+    other = RetiredFact(crash, "The billing database crashed.", "inactive", None, None)
+    assert retired_flag(premise_of(KAFKA), [other]) is None
+
+
+def _unsupported() -> PremiseCheck:
+    premise = premise_of(KAFKA)
+    line = "Note: no memory records that the Kafka cluster crashed."
+    return PremiseCheck((Flagged(premise, "unsupported", (uuid.uuid4(),), line),))
+
+
+words = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=300
+)
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    budget=st.integers(min_value=1, max_value=2000),
+    items=st.lists(st.tuples(words, st.floats(0, 1)), max_size=20),
+    encoding=st.sampled_from(ENCODINGS),
+)
+def test_the_note_is_inside_the_budget_or_left_out(
+    token_counter: TokenCounter, budget: int, items: list[tuple[str, float]], encoding: str
+) -> None:
+    tokens = token_counter.bound(encoding)  # type: ignore[arg-type]  # sampled from ENCODINGS
+    checked = _unsupported()
+    ranked = ranked_by_settings([candidate("fact", text or "x", "y", sim) for text, sim in items])
+    room = budget - reserve(tokens, checked, budget)
+    assembly = assemble(tokens, room, content("Kafka ops agent."), ranked)
+    text, count, noted = attach(tokens, assembly.text, assembly.tokens, checked, budget)
+    assert tokens.count(text) == count <= budget
+    assert noted.in_context == text.endswith(checked.note())
+    if budget >= 400:  # a tenth of it holds the note's line
+        assert noted.in_context
