@@ -1,6 +1,6 @@
 """The Python client in front of the suite's own app (over ASGI), each test rolled back."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
@@ -8,6 +8,7 @@ from context_engine_client import AsyncContextEngine, Retries
 
 from app.main import attach_runtime, create_app
 from app.runtime import Runtime
+from tests.client.served import Served, serve
 from tests.factories import Tenancy
 
 # Retries without waiting: the tests check what is retried, not how long it waits.
@@ -28,3 +29,10 @@ async def engine(runtime: Runtime, tenancy: Tenancy) -> AsyncIterator[AsyncConte
         "http://test", tenancy.key, retries=QUICK, transport=transport
     ) as engine:
         yield engine
+
+
+@pytest.fixture(scope="package")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One real service process for this folder's tests over real HTTP."""
+    with serve(tmp_path_factory.mktemp("client-service")) as served:
+        yield served
