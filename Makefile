@@ -37,9 +37,9 @@ openapi: $(STAMP)
 
 # The Python client's models, from the OpenAPI document (a test fails when they drift from it).
 client-models: $(STAMP)
-	$(BIN)/python -m context_engine_client.generate openapi/openapi.json \
-	  | $(BIN)/ruff format --stdin-filename $(CLIENT_MODELS) - > $(CLIENT_MODELS).new
-	mv $(CLIENT_MODELS).new $(CLIENT_MODELS)
+	$(BIN)/python -m context_engine_client.generate openapi/openapi.json > $(CLIENT_MODELS).raw
+	$(BIN)/ruff format --stdin-filename $(CLIENT_MODELS) - < $(CLIENT_MODELS).raw > $(CLIENT_MODELS).new
+	mv $(CLIENT_MODELS).new $(CLIENT_MODELS) && rm $(CLIENT_MODELS).raw
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests alembic bench clients examples

@@ -10,21 +10,9 @@ from typing import Self, TypeVar, Unpack
 import httpx
 from pydantic import BaseModel
 
-from context_engine_client import calls
+from context_engine_client import calls, models
 from context_engine_client.calls import BuildOptions, Kind, Message
 from context_engine_client.core import Call, Retries, base_url_of, headers_of
-from context_engine_client.models import (
-    AgentRead,
-    ContextBuildResponse,
-    ContextFeedbackResponse,
-    ContextRefreshResponse,
-    MemoryPage,
-    MemoryRead,
-    MessageBatchRead,
-    MessagePage,
-    SessionRead,
-    WrittenMemory,
-)
 
 T = TypeVar("T")
 Params = Mapping[str, str | int | list[str]]
@@ -101,19 +89,19 @@ class ContextEngine:
 
     def build(
         self, agent: str, input: str, **options: Unpack[BuildOptions]
-    ) -> ContextBuildResponse:
+    ) -> models.ContextBuildResponse:
         """The context for `input`: memories, and with `session` the pruned history."""
         return self.send(calls.build(agent, input, options))
 
     def feedback(
         self, context_id: str, *, reply: str | None = None, used: Sequence[str] | None = None
-    ) -> ContextFeedbackResponse:
+    ) -> models.ContextFeedbackResponse:
         """Which of the build's memories the LLM used: its `reply`, or their ids."""
         return self.send(calls.feedback(context_id, reply, used))
 
     def remember(
         self, agent: str, kind: Kind, *, idempotency_key: str | None = None, **fields: object
-    ) -> WrittenMemory:
+    ) -> models.WrittenMemory:
         """Write a memory of any kind (`content=` for a fact, `decision=` for a decision...)."""
         return self.send(calls.remember(agent, kind, fields, idempotency_key))
 
@@ -124,7 +112,7 @@ class ContextEngine:
         messages: Sequence[Message],
         *,
         idempotency_key: str | None = None,
-    ) -> MessageBatchRead:
+    ) -> models.MessageBatchRead:
         """Append messages to a session (the first creates it), stored once however retried."""
         return self.send(calls.append(agent, session, messages, idempotency_key))
 
@@ -135,34 +123,36 @@ class ContextEngine:
         *,
         decision_point: bool | None = None,
         budget: int | None = None,
-    ) -> ContextRefreshResponse:
+    ) -> models.ContextRefreshResponse:
         return self.send(
             calls.refresh(context_id, input, decision_point=decision_point, budget=budget)
         )
 
-    def expand(self, memory_id: str, *, context_id: str | None = None) -> MemoryRead:
+    def expand(self, memory_id: str, *, context_id: str | None = None) -> models.MemoryRead:
         return self.send(calls.expand(memory_id, context_id))
 
-    def get_context(self, context_id: str) -> ContextBuildResponse:
+    def get_context(self, context_id: str) -> models.ContextBuildResponse:
         return self.send(calls.get_context(context_id))
 
     # Agents, memories and sessions.
 
-    def put_agent(self, agent: str, **fields: object) -> AgentRead:
+    def put_agent(self, agent: str, **fields: object) -> models.AgentRead:
         """Create or replace an agent (`identity={"name": ...}`, `model=`, `default_window=`)."""
         return self.send(calls.put_agent(agent, fields))
 
-    def get_agent(self, agent: str) -> AgentRead:
+    def get_agent(self, agent: str) -> models.AgentRead:
         return self.send(calls.get_agent(agent))
 
-    def memories(self, agent: str, **params: str | int | list[str]) -> MemoryPage:
+    def memories(self, agent: str, **params: str | int | list[str]) -> models.MemoryPage:
         """One page of the agent's memories (`kind=`, `state=`, `q=`, `cursor=`, `limit=`)."""
         return self.send(calls.memories(agent, params))
 
-    def get_memory(self, memory_id: str) -> MemoryRead:
+    def get_memory(self, memory_id: str) -> models.MemoryRead:
         return self.send(calls.get_memory(memory_id))
 
-    def update_memory(self, memory_id: str, action: Mapping[str, object] | BaseModel) -> MemoryRead:
+    def update_memory(
+        self, memory_id: str, action: Mapping[str, object] | BaseModel
+    ) -> models.MemoryRead:
         """One lifecycle action, e.g. `{"action": "record_outcome", "outcome": "success"}`."""
         return self.send(calls.update_memory(memory_id, action))
 
@@ -171,8 +161,8 @@ class ContextEngine:
 
     def messages(
         self, agent: str, session: str, *, cursor: int | None = None, limit: int | None = None
-    ) -> MessagePage:
+    ) -> models.MessagePage:
         return self.send(calls.messages(agent, session, cursor, limit))
 
-    def get_session(self, agent: str, session: str) -> SessionRead:
+    def get_session(self, agent: str, session: str) -> models.SessionRead:
         return self.send(calls.get_session(agent, session))

@@ -17,6 +17,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import cast
 
+from pydantic import BaseModel
+
 Schema = Mapping[str, object]
 
 HEADER = '''"""The service's request and response bodies, generated from openapi/openapi.json.
@@ -33,6 +35,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import JsonValue as Json
 '''
 
+# The names HEADER's imports bind: a schema of one of these names would shadow it.
+HEADER_NAMES = frozenset(
+    {"annotations", "datetime", "Annotated", "Literal", "TypeAlias", "BaseModel", "ConfigDict"}
+    | {"Field", "Json"}
+)
 SCALARS = {"integer": "int", "number": "float", "boolean": "bool", "null": "None"}
 REF = "#/components/schemas/"
 LINE = 100  # the house style's line length
@@ -106,7 +113,8 @@ def _default(value: object) -> str:
 
 
 def _field(name: str, schema: Schema, required: bool) -> list[str]:
-    if keyword.iskeyword(name) or name.startswith("model_") or not name.isidentifier():
+    clash = hasattr(BaseModel, name) or name.startswith("model_") or keyword.iskeyword(name)
+    if clash or not name.isidentifier():
         raise ValueError(f"property {name!r} needs an alias, which this generator does not write")
     annotation = type_of(schema)
     if required:
@@ -122,6 +130,8 @@ def _field(name: str, schema: Schema, required: bool) -> list[str]:
 
 def model_of(name: str, schema: Schema) -> list[str]:
     """The class (or, for a schema of any JSON, the alias) of one component schema."""
+    if name in HEADER_NAMES or not name.isidentifier():
+        raise ValueError(f"schema {name!r} would shadow a name of models.py's imports")
     properties = cast(Mapping[str, Schema] | None, schema.get("properties"))
     if properties is None:
         return [f"{name}: TypeAlias = {type_of(schema)}"]
