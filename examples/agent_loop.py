@@ -127,7 +127,8 @@ def ensure_agent(engine: ContextEngine, me: Agent) -> None:
         engine.put_agent(me.agent, identity={"name": me.agent.capitalize()}, model=me.model)
 
 
-def main(argv: Sequence[str] | None = None, inputs: Iterable[str] = sys.stdin) -> int:
+def main(argv: Sequence[str] | None = None, inputs: Iterable[str] | None = None) -> int:
+    """Run the turns of the command line, else one per line of `inputs` (standard input)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("message", nargs="*", help="user messages, one per turn")
     parser.add_argument("--agent", default="newton")
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None, inputs: Iterable[str] = sys.stdin) -
     me = Agent(args.agent, args.session, args.model, window, args.search_first)
     with ContextEngine() as engine, OpenAI() as llm:
         ensure_agent(engine, me)
-        for user_input in args.message or (line.strip() for line in inputs):
+        for user_input in args.message or (line.strip() for line in inputs or sys.stdin):
             if user_input:
                 print(
                     json.dumps({"user": user_input, "assistant": turn(llm, engine, me, user_input)})
