@@ -5,6 +5,7 @@ import signal
 import time
 import uuid
 
+import httpx
 import pytest
 from context_engine_client import ContextEngine, NotFound, Retries, ValidationError
 
@@ -37,11 +38,25 @@ def test_the_common_loop_over_http(engine: ContextEngine) -> None:
         assert raised.value.fields == [("body", "input")]
 
 
+class Recording(httpx.HTTPTransport):
+    """Real HTTP, with each answer's status and Retry-After noted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answers: list[tuple[int, str | None]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        self.answers.append((response.status_code, response.headers.get("Retry-After")))
+        return response
+
+
 def test_a_read_waits_out_the_database_restart(served: Served) -> None:
     """The embedded PostgreSQL killed: the service answers 503 with Retry-After until it has
     started it again, and the client's retries of a GET wait for that."""
-    retries = Retries(attempts=8, backoff=0.5, max_backoff=2.0, max_wait=5.0)
-    with ContextEngine(served.url, served.key, retries=retries) as engine:
+    retries = Retries(attempts=15, backoff=0.5, max_backoff=2.0, max_wait=5.0)
+    recording = Recording()
+    with ContextEngine(served.url, served.key, retries=retries, transport=recording) as engine:
         engine.put_agent("restart", identity={"name": "Restart"})
         pid = int((served.data_dir / "pg" / "postmaster.pid").read_text().splitlines()[0])
         os.kill(pid, signal.SIGKILL)
@@ -49,4 +64,13 @@ def test_a_read_waits_out_the_database_restart(served: Served) -> None:
         agent = engine.get_agent("restart")
         waited = time.monotonic() - started
     assert agent.agent_id == "restart"
-    print(f"\nGET after the database was killed: answered after {waited:.2f} s of retries")
+    put, *unavailable, answered = recording.answers
+    assert put[0] == 200
+    assert answered == (200, None)
+    assert unavailable, "the database came back before the read: nothing was retried"
+    assert set(unavailable) == {(503, "2")}
+    assert waited >= 2.0 * len(unavailable)  # each Retry-After waited out
+    print(
+        f"\nGET after the database was killed: {len(unavailable)} answers 503, "
+        f"then 200 after {waited:.2f} s"
+    )
