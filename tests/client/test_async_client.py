@@ -58,6 +58,11 @@ async def test_build_with_a_session_gives_the_memory_and_the_history(
     expanded = await engine.get_memory(written.id)
     assert expanded.reference_count == 1
     assert (await engine.get_context(built.context_id)).context == built.context
+    opened = await engine.expand(written.id, context_id=built.context_id)
+    assert opened.fields["content"] == DEPLOYS
+    refreshed = await engine.refresh(built.context_id, "Why not on Friday?", decision_point=True)
+    assert refreshed.refreshed
+    assert "decision_point" in refreshed.reasons
 
 
 async def test_remember_writes_each_kind(engine: AsyncContextEngine) -> None:
