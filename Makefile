@@ -10,14 +10,15 @@ AGENT_DATA = $(if $(filter command line environment,$(origin DATA)),$(DATA),benc
 SKIP_100K ?=
 COMMIT ?=
 BENCH_ARGS = $(if $(COMMIT),--commit $(COMMIT))
+CLIENT_MODELS := clients/python/context_engine_client/models.py
 
-.PHONY: install run worker migrate test lint typecheck openapi bench bench-quality bench-agent bench-speed bench-conversation bench-bounded bench-premises clean
+.PHONY: install run worker migrate test lint typecheck openapi client-models bench bench-quality bench-agent bench-speed bench-conversation bench-bounded bench-premises clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing into $(VENV) (first run takes about a minute)..."
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --progress-bar on -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --progress-bar on -e ".[dev]" -e ./clients/python
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -34,12 +35,18 @@ migrate: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/python -m app openapi
 
+# The Python client's models, from the OpenAPI document (a test fails when they drift from it).
+client-models: $(STAMP)
+	$(BIN)/python -m context_engine_client.generate openapi/openapi.json > $(CLIENT_MODELS).raw
+	$(BIN)/ruff format --stdin-filename $(CLIENT_MODELS) - < $(CLIENT_MODELS).raw > $(CLIENT_MODELS).new
+	mv $(CLIENT_MODELS).new $(CLIENT_MODELS) && rm $(CLIENT_MODELS).raw
+
 lint: $(STAMP)
-	$(BIN)/ruff check app tests alembic bench
-	$(BIN)/ruff format --check app tests alembic bench
+	$(BIN)/ruff check app tests alembic bench clients examples
+	$(BIN)/ruff format --check app tests alembic bench clients examples
 
 typecheck: $(STAMP)
-	$(BIN)/mypy app tests alembic bench
+	$(BIN)/mypy app tests alembic bench clients/python examples
 
 test: lint typecheck
 	$(BIN)/pytest

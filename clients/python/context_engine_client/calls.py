@@ -1,0 +1,176 @@
+"""The helpers' requests, built once for the sync and the async client."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Literal, TypedDict
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel
+
+from context_engine_client.core import IDEMPOTENCY_HEADER, Call, decode, no_body
+from context_engine_client.models import (
+    AgentRead,
+    ContextBuildResponse,
+    ContextFeedbackResponse,
+    ContextRefreshResponse,
+    ContextWindow,
+    JsonValue,
+    MemoryPage,
+    MemoryRead,
+    MessageBatchRead,
+    MessagePage,
+    SessionRead,
+    WrittenMemory,
+)
+
+Kind = Literal["decision", "fact", "procedure", "episode", "censor"]
+Message = Mapping[str, object] | BaseModel
+
+
+class BuildOptions(TypedDict, total=False):
+    """`POST /context/build`'s optional fields (`session` is its `session_id`)."""
+
+    session: str
+    window: ContextWindow | Mapping[str, int | float]
+    budget: int
+    model: str
+    frame: str
+    now: datetime
+    kinds: Sequence[str]
+    metadata: Mapping[str, JsonValue]
+
+
+def _segment(value: str) -> str:
+    return quote(str(value), safe="")
+
+
+def _json(value: object) -> object:
+    """A JSON-ready copy of `value`: models dumped (the fields set), datetimes as RFC 3339."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_unset=True)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(k): _json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+def _keyed(idempotency_key: str | None) -> dict[str, str]:
+    return {IDEMPOTENCY_HEADER: idempotency_key} if idempotency_key else {}
+
+
+def build(agent: str, input: str, options: BuildOptions) -> Call[ContextBuildResponse]:
+    fields = dict(options)
+    if "session" in fields:
+        fields["session_id"] = fields.pop("session")
+    body = _json({"agent_id": agent, "input": input, **fields})
+    return Call("POST", "/context/build", decode(ContextBuildResponse.model_validate_json), body)
+
+
+def refresh(
+    context_id: str, input: str, *, decision_point: bool | None, budget: int | None
+) -> Call[ContextRefreshResponse]:
+    body: dict[str, object] = {"context_id": context_id, "input": input}
+    extra = {"decision_point": decision_point, "budget": budget}
+    body |= {name: value for name, value in extra.items() if value is not None}
+    return Call(
+        "POST", "/context/refresh", decode(ContextRefreshResponse.model_validate_json), body
+    )
+
+
+def get_context(context_id: str) -> Call[ContextBuildResponse]:
+    path = f"/context/{_segment(context_id)}"
+    return Call("GET", path, decode(ContextBuildResponse.model_validate_json))
+
+
+def expand(memory_id: str, context_id: str | None) -> Call[MemoryRead]:
+    body = {"memory_id": memory_id} | ({"context_id": context_id} if context_id else {})
+    return Call("POST", "/context/expand", decode(MemoryRead.model_validate_json), body)
+
+
+def feedback(
+    context_id: str, reply: str | None, used_memory_ids: Sequence[str] | None
+) -> Call[ContextFeedbackResponse]:
+    if (reply is None) == (used_memory_ids is None):
+        raise TypeError("feedback takes either the LLM's reply or the used memory ids")
+    body = (
+        {"reply": reply} if reply is not None else {"used_memory_ids": list(used_memory_ids or [])}
+    )
+    path = f"/context/{_segment(context_id)}/feedback"
+    return Call("POST", path, decode(ContextFeedbackResponse.model_validate_json), body)
+
+
+def remember(
+    agent: str, kind: Kind, fields: Mapping[str, object], idempotency_key: str | None
+) -> Call[WrittenMemory]:
+    """A memory of any kind; its fields are checked by the service (a 422 names the one at
+    fault)."""
+    path = f"/agents/{_segment(agent)}/memories"
+    body = _json({"kind": kind, **fields})
+    headers = _keyed(idempotency_key)
+    return Call("POST", path, decode(WrittenMemory.model_validate_json), body, headers=headers)
+
+
+def append(
+    agent: str, session: str, messages: Sequence[Message], idempotency_key: str | None
+) -> Call[MessageBatchRead]:
+    path = f"/agents/{_segment(agent)}/sessions/{_segment(session)}/messages"
+    body = {"messages": _json(list(messages))}
+    read = decode(MessageBatchRead.model_validate_json)
+    return Call("POST", path, read, body, headers=_keyed(idempotency_key))
+
+
+def messages(agent: str, session: str, cursor: int | None, limit: int | None) -> Call[MessagePage]:
+    path = f"/agents/{_segment(agent)}/sessions/{_segment(session)}/messages"
+    params = {name: value for name, value in (("cursor", cursor), ("limit", limit)) if value}
+    return Call("GET", path, decode(MessagePage.model_validate_json), params=params)
+
+
+def get_session(agent: str, session: str) -> Call[SessionRead]:
+    path = f"/agents/{_segment(agent)}/sessions/{_segment(session)}"
+    return Call("GET", path, decode(SessionRead.model_validate_json))
+
+
+def put_agent(agent: str, fields: Mapping[str, object]) -> Call[AgentRead]:
+    path = f"/agents/{_segment(agent)}"
+    return Call("PUT", path, decode(AgentRead.model_validate_json), _json(fields))
+
+
+def get_agent(agent: str) -> Call[AgentRead]:
+    return Call("GET", f"/agents/{_segment(agent)}", decode(AgentRead.model_validate_json))
+
+
+def memories(agent: str, params: Mapping[str, str | int | list[str]]) -> Call[MemoryPage]:
+    path = f"/agents/{_segment(agent)}/memories"
+    return Call("GET", path, decode(MemoryPage.model_validate_json), params=params)
+
+
+def get_memory(memory_id: str) -> Call[MemoryRead]:
+    path = f"/memories/{_segment(memory_id)}"
+    return Call("GET", path, decode(MemoryRead.model_validate_json))
+
+
+def update_memory(memory_id: str, action: Mapping[str, object] | BaseModel) -> Call[MemoryRead]:
+    path = f"/memories/{_segment(memory_id)}"
+    return Call("PATCH", path, decode(MemoryRead.model_validate_json), _json(action))
+
+
+def delete_memory(memory_id: str) -> Call[None]:
+    return Call("DELETE", f"/memories/{_segment(memory_id)}", no_body)
+
+
+def raw(
+    method: str,
+    path: str,
+    body: object,
+    params: Mapping[str, str | int | list[str]] | None,
+    idempotency_key: str | None,
+) -> Call[httpx.Response]:
+    """Any route: the response as it came (an error status raised as its exception)."""
+    headers = _keyed(idempotency_key)
+    return Call(method.upper(), path, lambda response: response, _json(body), params, headers)

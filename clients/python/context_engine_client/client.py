@@ -1,0 +1,168 @@
+"""`ContextEngine`: the synchronous client."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import Self, TypeVar, Unpack
+
+import httpx
+from pydantic import BaseModel
+
+from context_engine_client import calls, models
+from context_engine_client.calls import BuildOptions, Kind, Message
+from context_engine_client.core import Call, Retries, base_url_of, headers_of
+
+T = TypeVar("T")
+Params = Mapping[str, str | int | list[str]]
+
+
+class ContextEngine:
+    """A client of the service: `base_url` and `api_key` default to CE_URL and CE_API_KEY.
+
+    `transport` and `timeout` go to the underlying `httpx.Client`; `retries` says how idempotent
+    calls are retried (see `Retries`).
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        timeout: float = 30.0,
+        retries: Retries | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.retries = retries or Retries()
+        self._http = httpx.Client(
+            base_url=base_url_of(base_url),
+            headers=headers_of(api_key),
+            timeout=timeout,
+            transport=transport,
+        )
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def send(self, call: Call[T]) -> T:
+        """Send one call, retried as `retries` allows, and read its answer."""
+        request = call.request(self._http)
+        attempt = 0
+        while True:
+            outcome: httpx.Response | Exception
+            try:
+                outcome = self._http.send(request)
+            except httpx.TransportError as exc:
+                outcome = exc
+            delay = self.retries.delay(request, outcome, attempt)
+            if delay is None:
+                if isinstance(outcome, Exception):
+                    raise outcome
+                return call.result(outcome)
+            if isinstance(outcome, httpx.Response):
+                outcome.close()
+            attempt += 1
+            time.sleep(delay)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: object = None,
+        params: Params | None = None,
+        idempotency_key: str | None = None,
+    ) -> httpx.Response:
+        """Any route; an error status raises its `ContextEngineError`."""
+        return self.send(calls.raw(method, path, json, params, idempotency_key))
+
+    # The common loop: build, answer, feed back, write down.
+
+    def build(
+        self, agent: str, input: str, **options: Unpack[BuildOptions]
+    ) -> models.ContextBuildResponse:
+        """The context for `input`: memories, and with `session` the pruned history."""
+        return self.send(calls.build(agent, input, options))
+
+    def feedback(
+        self, context_id: str, *, reply: str | None = None, used: Sequence[str] | None = None
+    ) -> models.ContextFeedbackResponse:
+        """Which of the build's memories the LLM used: its `reply`, or their ids."""
+        return self.send(calls.feedback(context_id, reply, used))
+
+    def remember(
+        self, agent: str, kind: Kind, *, idempotency_key: str | None = None, **fields: object
+    ) -> models.WrittenMemory:
+        """Write a memory of any kind (`content=` for a fact, `decision=` for a decision...)."""
+        return self.send(calls.remember(agent, kind, fields, idempotency_key))
+
+    def append(
+        self,
+        agent: str,
+        session: str,
+        messages: Sequence[Message],
+        *,
+        idempotency_key: str | None = None,
+    ) -> models.MessageBatchRead:
+        """Append messages to a session (the first creates it), stored once however retried."""
+        return self.send(calls.append(agent, session, messages, idempotency_key))
+
+    def refresh(
+        self,
+        context_id: str,
+        input: str,
+        *,
+        decision_point: bool | None = None,
+        budget: int | None = None,
+    ) -> models.ContextRefreshResponse:
+        return self.send(
+            calls.refresh(context_id, input, decision_point=decision_point, budget=budget)
+        )
+
+    def expand(self, memory_id: str, *, context_id: str | None = None) -> models.MemoryRead:
+        return self.send(calls.expand(memory_id, context_id))
+
+    def get_context(self, context_id: str) -> models.ContextBuildResponse:
+        return self.send(calls.get_context(context_id))
+
+    # Agents, memories and sessions.
+
+    def put_agent(self, agent: str, **fields: object) -> models.AgentRead:
+        """Create or replace an agent (`identity={"name": ...}`, `model=`, `default_window=`)."""
+        return self.send(calls.put_agent(agent, fields))
+
+    def get_agent(self, agent: str) -> models.AgentRead:
+        return self.send(calls.get_agent(agent))
+
+    def memories(self, agent: str, **params: str | int | list[str]) -> models.MemoryPage:
+        """One page of the agent's memories (`kind=`, `state=`, `q=`, `cursor=`, `limit=`)."""
+        return self.send(calls.memories(agent, params))
+
+    def get_memory(self, memory_id: str) -> models.MemoryRead:
+        return self.send(calls.get_memory(memory_id))
+
+    def update_memory(
+        self, memory_id: str, action: Mapping[str, object] | BaseModel
+    ) -> models.MemoryRead:
+        """One lifecycle action, e.g. `{"action": "record_outcome", "outcome": "success"}`."""
+        return self.send(calls.update_memory(memory_id, action))
+
+    def delete_memory(self, memory_id: str) -> None:
+        self.send(calls.delete_memory(memory_id))
+
+    def messages(
+        self, agent: str, session: str, *, cursor: int | None = None, limit: int | None = None
+    ) -> models.MessagePage:
+        return self.send(calls.messages(agent, session, cursor, limit))
+
+    def get_session(self, agent: str, session: str) -> models.SessionRead:
+        return self.send(calls.get_session(agent, session))

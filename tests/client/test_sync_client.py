@@ -1,0 +1,76 @@
+"""The sync client against the service running as a real process, over real HTTP."""
+
+import os
+import signal
+import time
+import uuid
+
+import httpx
+import pytest
+from context_engine_client import ContextEngine, NotFound, Retries, ValidationError
+
+from tests.client.served import Served
+
+
+@pytest.fixture
+def engine(served: Served, monkeypatch: pytest.MonkeyPatch) -> ContextEngine:
+    """A client configured as a user does it: from CE_URL and CE_API_KEY."""
+    monkeypatch.setenv("CE_URL", served.url)
+    monkeypatch.setenv("CE_API_KEY", served.key)
+    return ContextEngine()
+
+
+def test_the_common_loop_over_http(engine: ContextEngine) -> None:
+    agent = f"sync-{uuid.uuid4().hex[:8]}"
+    with engine:
+        engine.put_agent(agent, identity={"name": "Sync"}, model="gpt-4o")
+        written = engine.remember(agent, "fact", content="The staging cluster runs in Frankfurt.")
+        engine.append(agent, "s-1", [{"role": "user", "content": "Where is staging?"}])
+        built = engine.build(agent, "Where does the staging cluster run?", session="s-1")
+        assert "Frankfurt" in built.context
+        assert [m.content for m in built.messages or []] == ["Where is staging?"]
+        feedback = engine.feedback(built.context_id, used=[written.id])
+        assert feedback.referenced == [written.id]
+        with pytest.raises(NotFound):
+            engine.get_session(agent, "no-such-session")
+        with pytest.raises(ValidationError) as raised:
+            engine.build(agent, "")
+        assert raised.value.fields == [("body", "input")]
+
+
+class Recording(httpx.HTTPTransport):
+    """Real HTTP, with each answer's status and Retry-After noted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answers: list[tuple[int, str | None]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        self.answers.append((response.status_code, response.headers.get("Retry-After")))
+        return response
+
+
+def test_a_read_waits_out_the_database_restart(served: Served) -> None:
+    """The embedded PostgreSQL killed: the service answers 503 with Retry-After until it has
+    started it again, and the client's retries of a GET wait for that."""
+    retries = Retries(attempts=15, backoff=0.5, max_backoff=2.0, max_wait=5.0)
+    recording = Recording()
+    with ContextEngine(served.url, served.key, retries=retries, transport=recording) as engine:
+        engine.put_agent("restart", identity={"name": "Restart"})
+        pid = int((served.data_dir / "pg" / "postmaster.pid").read_text().splitlines()[0])
+        os.kill(pid, signal.SIGKILL)
+        started = time.monotonic()
+        agent = engine.get_agent("restart")
+        waited = time.monotonic() - started
+    assert agent.agent_id == "restart"
+    put, *unavailable, answered = recording.answers
+    assert put[0] == 200
+    assert answered == (200, None)
+    assert unavailable, "the database came back before the read: nothing was retried"
+    assert set(unavailable) == {(503, "2")}
+    assert waited >= 2.0 * len(unavailable)  # each Retry-After waited out
+    print(
+        f"\nGET after the database was killed: {len(unavailable)} answers 503, "
+        f"then 200 after {waited:.2f} s"
+    )
