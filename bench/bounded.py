@@ -122,13 +122,13 @@ def chart(result: BoundedRunResult, path: Path) -> Path:
     proof.tick_params(axis="x", labelrotation=45)
     turns = list(range(1, len(result.working_tokens) + 1))
     long.plot(turns, result.working_tokens, linewidth=0.8, label="working memory")
-    long.axhline(AVAILABLE, color="crimson", linestyle="--", label="available")
+    long.axhline(result.max_working_tokens, color="crimson", linestyle="--", label="its max")
     long.set_xlabel("turn")
     long.set_ylabel("tokens")
     long.set_ylim(0, max(result.max_working_tokens * 1.3, 1))
     long.set_title(
-        f"{result.turns} turns, {result.efforts} efforts (session: {result.session_tokens:,} "
-        "tokens)"
+        f"{result.turns} turns, {result.efforts} efforts (session {result.session_tokens:,} "
+        f"tokens, available {AVAILABLE:,})"
     )
     long.grid(alpha=0.3)
     long.legend(fontsize=8)

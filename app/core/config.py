@@ -243,6 +243,9 @@ class EffortSettings(BaseModel):
     keywords_max: int = Field(default=10, ge=0, le=100)
     # The tokens of an effort's summary at most.
     summary_max_tokens: int = Field(default=80, ge=16, le=4000)
+    # The efforts' search finds an effort by meaning when one of its messages is at least this
+    # similar to the query (not measured: between recall's 0.55 and the memories' gate, 0.2).
+    search_min_similarity: float = Field(default=0.45, ge=0, le=1)
 
 
 class ContextSettings(BaseModel):

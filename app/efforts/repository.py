@@ -10,6 +10,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
+from app.core.vector import Embedding, VectorType
 from app.efforts.models import SessionEffort
 from app.sessions.models import SessionMessage
 
@@ -48,6 +49,18 @@ _SEARCH = text(
     "SELECT id, CASE WHEN named THEN 1.0 ELSE 0.0 END + rank AS score FROM found "
     "WHERE named OR rank > 0 ORDER BY score DESC, id LIMIT :limit"
 )
+
+
+# The session's efforts by their messages' meaning: the best similarity of one of an effort's
+# messages (their vectors, computed in the background) to :vector, at least :min_similarity; an
+# exact scan of the session's effort messages, as recall's.
+_BY_MEANING = text(
+    "SELECT m.effort_id, max(1 - (m.embedding <=> CAST(:vector AS vector))) AS similarity "
+    "FROM session_message m WHERE m.session_id = :session AND m.effort_id IS NOT NULL "
+    "AND m.embedding IS NOT NULL GROUP BY m.effort_id "
+    "HAVING max(1 - (m.embedding <=> CAST(:vector AS vector))) >= :min_similarity "
+    "ORDER BY similarity DESC, m.effort_id LIMIT :limit"
+).bindparams(bindparam("vector", type_=VectorType()))
 
 
 class WorkingRow(NamedTuple):
@@ -207,15 +220,26 @@ class EffortRepository:
 
     async def search(
         self, session_id: uuid.UUID, query: str, limit: int
-    ) -> list[tuple[SessionEffort, float]]:
-        """The session's efforts the query finds, best first, with their scores (`_SEARCH`)."""
-        rows = (
-            await self.session.execute(
-                _SEARCH, {"session": session_id, "query": query, "limit": limit}
-            )
-        ).all()
-        found = {e.id: e for e in await self.by_ids([row[0] for row in rows])}
-        return [(found[row[0]], float(row[1])) for row in rows]
+    ) -> list[tuple[uuid.UUID, float]]:
+        """The session's efforts the query's words find, best first, with their scores
+        (`_SEARCH`: 1 when it names one, plus ts_rank)."""
+        rows = await self.session.execute(
+            _SEARCH, {"session": session_id, "query": query, "limit": limit}
+        )
+        return [(row[0], float(row[1])) for row in rows]
+
+    async def by_meaning(
+        self, session_id: uuid.UUID, vector: Embedding, min_similarity: float, limit: int
+    ) -> list[tuple[uuid.UUID, float]]:
+        """The session's efforts whose messages' meaning is close to `vector`, best first."""
+        bound = {
+            "session": session_id,
+            "vector": vector,
+            "min_similarity": min_similarity,
+            "limit": limit,
+        }
+        rows = await self.session.execute(_BY_MEANING, bound)
+        return [(row[0], float(row[1])) for row in rows]
 
     async def unsummarized(self, session_id: uuid.UUID, limit: int) -> list[SessionEffort]:
         """The session's concluded (or expanded) efforts without a summary yet, oldest first."""

@@ -8,7 +8,7 @@ from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
-from app.deps import SettingsDep
+from app.deps import ProvidersDep, SettingsDep
 from app.efforts import service
 from app.efforts.examples import OPEN_EXAMPLES
 from app.efforts.schemas import (
@@ -68,6 +68,7 @@ async def search_efforts(
     session: DbSession,
     tenant: CurrentTenant,
     settings: SettingsDep,
+    providers: ProvidersDep,
     query: Annotated[
         str,
         Query(
@@ -79,10 +80,12 @@ async def search_efforts(
     limit: Annotated[int, Query(ge=1, le=100)] = 5,
 ) -> EffortSearchResult:
     """Search the session's efforts, those evicted from working memory too, by the words of
-    their title, goal and summary; best first."""
+    their title, goal and summary and by their messages' meaning; best first."""
+    context = settings.context
     return await service.search_efforts(
-        session, tenant, where, query, limit, settings.context.efforts
-    )
+        session, tenant, where, query, limit, context.efforts,
+        providers.embedder, context.embedding_deadline_seconds,
+    )  # fmt: skip
 
 
 @router.get("/{effort_id}")

@@ -78,10 +78,18 @@ class EffortExpanded(BaseModel):
 
 
 class EffortFound(BaseModel):
-    """An effort the search found, and its score: 1 when the query names it, plus ts_rank."""
+    """An effort the search found: by its words (title, goal, summary), by its messages'
+    meaning, or both."""
 
     effort: EffortRead
-    score: float
+    score: float = Field(
+        description="1 when the query names it, plus 1/(60 + rank) for each way it was found."
+    )
+    by: Literal["words", "meaning", "both"]
+    similarity: float | None = Field(
+        description="Its closest message's cosine similarity to the query; null when found by "
+        "its words alone."
+    )
 
 
 class EffortSearchResult(BaseModel):

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
+import numpy as np
+import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.service import get_agent
@@ -14,6 +16,7 @@ from app.core.config import EffortSettings
 from app.core.errors import Conflict, NotFound
 from app.core.jobs import JobRepository, Task
 from app.core.time import utcnow
+from app.core.vector import Embedding
 from app.efforts.context import view
 from app.efforts.models import SessionEffort
 from app.efforts.repository import EffortRepository
@@ -27,13 +30,17 @@ from app.efforts.schemas import (
     EffortState,
     SummaryMethod,
 )
+from app.efforts.search import fuse
 from app.efforts.working import placement
+from app.providers.embeddings import GuardedEmbedder
+from app.providers.errors import ProviderError
 from app.sessions.models import ConversationSession
 from app.sessions.repository import SessionRepository
 from app.sessions.schemas import MessageRead
 from app.tenants.models import Tenant
 
 TASK: Task = "effort_summaries"
+log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True)
@@ -231,21 +238,50 @@ async def search_efforts(
     query: str,
     limit: int,
     settings: EffortSettings,
+    embedder: GuardedEmbedder | None = None,
+    deadline: float | None = None,
 ) -> EffortSearchResult:
     """The session's efforts (evicted ones too) whose title, goal or summary hold the query's
-    words (stemmed), or that it names (`e_4`), best first; at most `limit`. Searching is not a
-    reference: a tool that shows the results calls `reference` for the ones it returns."""
+    words (stemmed), that it names (`e_4`), or, with an `embedder`, one of whose messages is at
+    least `search_min_similarity` close to it in meaning; best first (`search.fuse`), at most
+    `limit`. Searching is not a reference: a tool that shows the results calls `reference` for
+    the ones it returns."""
     conversation = await _session(session, tenant, where, lock=False)
     repository = EffortRepository(session)
-    found = await repository.search(conversation.id, query, limit)
-    reads = await _reads(repository, conversation, [e for e, _ in found], settings)
+    words = await repository.search(conversation.id, query, limit)
+    vector = await _query_vector(embedder, query, deadline) if embedder else None
+    meaning = (
+        await repository.by_meaning(conversation.id, vector, settings.search_min_similarity, limit)
+        if vector is not None
+        else []
+    )
+    hits = fuse(words, meaning, limit)
+    efforts = {e.id: e for e in await repository.by_ids([hit.effort_id for hit in hits])}
+    reads = await _reads(repository, conversation, [efforts[h.effort_id] for h in hits], settings)
     return EffortSearchResult(
         query=query,
         items=[
-            EffortFound(effort=read, score=round(score, 6))
-            for read, (_, score) in zip(reads, found, strict=True)
+            EffortFound(
+                effort=read,
+                score=round(hit.score, 6),
+                by=hit.by,
+                similarity=None if hit.similarity is None else round(hit.similarity, 4),
+            )
+            for read, hit in zip(reads, hits, strict=True)
         ],
     )
+
+
+async def _query_vector(
+    embedder: GuardedEmbedder, query: str, deadline: float | None
+) -> Embedding | None:
+    """The query's vector; None when the embedder does not answer in time (words alone)."""
+    try:
+        (vector,) = await embedder.embed_queries([query], deadline=deadline)
+    except ProviderError as exc:
+        log.warning("efforts.search_by_words", error=str(exc))
+        return None
+    return np.asarray(vector, dtype=np.float32)
 
 
 async def reference(

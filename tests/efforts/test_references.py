@@ -92,3 +92,30 @@ async def test_search_finds_efforts_by_their_words_or_id(
     assert await search("e_2") == ["e_2"]
     assert await search("the and of") == []
     assert await search("quantum chromodynamics") == []
+
+
+async def test_search_finds_an_effort_by_the_meaning_of_its_messages(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    await put_agent(client, tenancy)
+    await open_effort(client, tenancy, "Holiday")
+    await say(
+        client,
+        tenancy,
+        ("user", "Plan the sailing trip to the Croatian islands in June on a catamaran."),
+        ("assistant", "Charter the catamaran from Split; the route takes six days."),
+    )
+    await act(client, tenancy, "e_1", "conclude")
+    await worker.drain()  # the summary and the messages' vectors
+    response = await client.get(
+        f"{EFFORTS}/search",
+        params={"query": "a summer boat vacation on the Adriatic sea"},
+        headers=tenancy.headers,
+    )
+    (found,) = response.json()["items"]
+    assert (found["effort"]["effort_id"], found["by"]) == ("e_1", "meaning")
+    assert found["similarity"] >= EffortSettings().search_min_similarity
+    unrelated = await client.get(
+        f"{EFFORTS}/search", params={"query": "quarterly tax filing"}, headers=tenancy.headers
+    )
+    assert unrelated.json()["items"] == []
