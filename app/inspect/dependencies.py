@@ -1,0 +1,37 @@
+"""Request dependencies of the inspector: the tenant of the login cookie, ids from paths."""
+
+import uuid
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from app.core.db import DbSession
+from app.core.errors import Unauthorized
+from app.inspect.pages import LoginRequired
+from app.inspect.service import PageNotFound
+from app.tenants.models import Tenant
+from app.tenants.service import authenticate
+
+COOKIE = "ce_inspect"
+
+
+async def _page_tenant(request: Request, session: DbSession) -> Tenant:
+    """The tenant of the key in the login cookie, checked as the API checks a bearer key."""
+    key = request.cookies.get(COOKIE)
+    if not key:
+        raise LoginRequired()
+    try:
+        return await authenticate(session, key)
+    except Unauthorized as exc:  # revoked since the login: log in again
+        raise LoginRequired() from exc
+
+
+def page_id(value: str) -> uuid.UUID:
+    """An id from a page's path; anything else names no page (404, not a validation error)."""
+    try:
+        return uuid.UUID(value)
+    except ValueError as exc:
+        raise PageNotFound(f"'{value}' is not an id.") from exc
+
+
+PageTenant = Annotated[Tenant, Depends(_page_tenant)]

@@ -1,0 +1,68 @@
+"""The inspector's reads: a tenant's agents, an agent's builds, one build, one memory."""
+
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.agents.service import get_agent
+from app.context.repository import ContextRepository
+from app.context.schemas import ContextBuildResponse
+from app.core.errors import NotFound
+from app.inspect import views
+from app.inspect.repository import AgentRow, BuildRow, InspectRepository
+from app.memories import service as memories
+from app.memories.service import MemoryContext
+from app.tenants.models import Tenant
+
+RECENT_BUILDS = 50
+BUILDS_OF_MEMORY = 20
+
+
+class PageNotFound(Exception):
+    """What the page names does not exist for this tenant: the inspector's 404 page."""
+
+
+@dataclass(frozen=True)
+class AgentBuilds:
+    name: str
+    builds: list[BuildRow]
+
+
+async def list_agents(session: AsyncSession, tenant: Tenant) -> list[AgentRow]:
+    """The tenant's agents with their counts of builds and memories."""
+    return await InspectRepository(session).agents(tenant.id)
+
+
+async def agent_builds(session: AsyncSession, tenant: Tenant, name: str) -> AgentBuilds:
+    """An agent's latest builds, newest first."""
+    try:
+        agent = await get_agent(session, tenant, name)
+    except NotFound as exc:
+        raise PageNotFound(str(exc)) from exc
+    builds = await InspectRepository(session).recent_builds(agent.id, RECENT_BUILDS)
+    return AgentBuilds(agent.name, builds)
+
+
+async def build_page(session: AsyncSession, tenant: Tenant, build_id: uuid.UUID) -> views.BuildPage:
+    """A stored build as it was returned, with the one-line text of each memory it names."""
+    stored = await ContextRepository(session).get_build(tenant.id, build_id)
+    if stored is None:
+        raise PageNotFound(f"Context {build_id} does not exist.")
+    build = ContextBuildResponse.model_validate_json(stored.response)
+    texts = await InspectRepository(session).micro_texts(tenant.id, views.memory_ids(build))
+    return views.build_page(build, stored.input, texts)
+
+
+async def memory_page(
+    session: AsyncSession, ctx: MemoryContext, tenant: Tenant, memory_id: uuid.UUID
+) -> views.MemoryPage:
+    """A memory's record, the facts it replaced and the latest builds that held it."""
+    try:
+        memory = await memories.read_memory(session, ctx, tenant, memory_id)
+        agent = await get_agent(session, tenant, memory.agent_id)
+    except NotFound as exc:
+        raise PageNotFound(str(exc)) from exc
+    repository = InspectRepository(session)
+    builds = await repository.builds_with_memory(agent.id, memory_id, BUILDS_OF_MEMORY)
+    return views.memory_page(memory, await repository.superseded(memory_id), builds)

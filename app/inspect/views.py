@@ -1,0 +1,201 @@
+"""What the pages show, worked out from a stored build and a memory: pure functions, no I/O."""
+
+import uuid
+from dataclasses import dataclass, field
+
+from pydantic import JsonValue
+
+from app.context.schemas import ContextBuildResponse, ContextItem, ScoreParts
+from app.inspect.repository import BuildRow
+from app.memories.lifecycle import INITIAL_STATE
+from app.memories.schemas import MemoryRead
+
+SCORE_PARTS = tuple(ScoreParts.model_fields)
+# Counters and notes that the lifecycle actions keep in a memory's fields.
+LIFECYCLE_FIELDS = (
+    "confirmation_count",
+    "activation_count",
+    "success_count",
+    "effectiveness",
+    "false_positive_count",
+    "outcome",
+    "outcome_notes",
+)
+
+
+def percent(part: float, whole: float) -> float:
+    """The share of `whole` that `part` is, for a bar's width: 0 to 100, 0 for an empty whole."""
+    if whole <= 0:
+        return 0.0
+    return round(max(0.0, min(100.0, 100.0 * part / whole)), 1)
+
+
+@dataclass(frozen=True)
+class Bar:
+    """A labelled quantity and its bar: `width` is a percentage of the bar's track."""
+
+    label: str
+    value: float
+    whole: float
+    width: float
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """A memory of the context, with its one-line text and its score parts."""
+
+    item: ContextItem
+    text: str
+    parts: list[tuple[str, float]]
+
+
+@dataclass(frozen=True)
+class LayerView:
+    name: str
+    budget: int
+    used: int
+    bar: Bar
+    items: list[ItemView]
+
+
+@dataclass(frozen=True)
+class LeftOutView:
+    memory_id: uuid.UUID
+    kind: str
+    reason: str
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class BuildPage:
+    """Everything the build page shows."""
+
+    build: ContextBuildResponse
+    input: str
+    budget_bar: Bar
+    layers: list[LayerView]
+    left_out: list[LeftOutView]
+    frame_bars: list[Bar]
+    timing_bars: list[Bar]
+
+
+@dataclass(frozen=True)
+class LifecycleEvent:
+    """A line of a memory's lifecycle: when, what, and the state it left the memory in."""
+
+    label: str
+    detail: str
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class MemoryPage:
+    """Everything the memory page shows."""
+
+    memory: MemoryRead
+    lifecycle: list[LifecycleEvent]
+    counters: list[tuple[str, JsonValue]]
+    supersedes: list[uuid.UUID]
+    builds: list[BuildRow]
+    other_fields: list[tuple[str, JsonValue]] = field(default_factory=list)
+
+
+def build_page(
+    build: ContextBuildResponse, input_text: str, texts: dict[uuid.UUID, str]
+) -> BuildPage:
+    """The build page of a stored build; `texts` are the memories' one-line texts."""
+    layers = [
+        LayerView(
+            name=layer.name,
+            budget=layer.budget,
+            used=layer.used,
+            bar=Bar(
+                layer.name,
+                layer.used,
+                layer.budget,
+                percent(layer.used, layer.budget),
+                over=layer.used > layer.budget,
+            ),
+            items=[
+                ItemView(
+                    item,
+                    texts.get(item.memory_id, "(erased)"),
+                    [(name, getattr(item.components, name)) for name in SCORE_PARTS],
+                )
+                for item in layer.items
+            ],
+        )
+        for layer in build.layers
+    ]
+    totals = build.totals
+    best_frame = max(build.frame.scores.values(), default=0.0)
+    slowest = max(build.timings_ms.values(), default=0.0)
+    return BuildPage(
+        build=build,
+        input=input_text,
+        budget_bar=Bar(
+            "memory layers", totals.used, totals.budget, percent(totals.used, totals.budget)
+        ),
+        layers=layers,
+        left_out=[
+            LeftOutView(
+                out.memory_id, out.kind, out.reason, out.score, texts.get(out.memory_id, "")
+            )
+            for out in build.left_out
+        ],
+        frame_bars=[
+            Bar(name, score, best_frame, percent(score, best_frame))
+            for name, score in sorted(build.frame.scores.items(), key=lambda kv: -kv[1])
+        ],
+        timing_bars=[
+            Bar(stage, ms, slowest, percent(ms, slowest)) for stage, ms in build.timings_ms.items()
+        ],
+    )
+
+
+def memory_ids(build: ContextBuildResponse) -> list[uuid.UUID]:
+    """The memories a build names: loaded and left out."""
+    loaded = [item.memory_id for layer in build.layers for item in layer.items]
+    return loaded + [out.memory_id for out in build.left_out]
+
+
+def memory_page(
+    memory: MemoryRead, supersedes: list[uuid.UUID], builds: list[BuildRow]
+) -> MemoryPage:
+    """The memory page: its record, what its lifecycle kept, and the builds it was in."""
+    provenance = memory.provenance
+    events = [
+        LifecycleEvent(
+            "written",
+            f"as a {memory.kind} in state '{INITIAL_STATE[memory.kind]}'",
+            f"{provenance.created_at:%Y-%m-%d %H:%M:%S} UTC",
+        )
+    ]
+    if provenance.embedded_at is not None:
+        events.append(
+            LifecycleEvent(
+                "embedded",
+                f"by {provenance.embedding_model}",
+                f"{provenance.embedded_at:%Y-%m-%d %H:%M:%S} UTC",
+            )
+        )
+    events.append(
+        LifecycleEvent(
+            "now",
+            f"state '{memory.state}' (last changed)",
+            f"{provenance.updated_at:%Y-%m-%d %H:%M:%S} UTC",
+        )
+    )
+    counters = [(name, memory.fields[name]) for name in LIFECYCLE_FIELDS if name in memory.fields]
+    return MemoryPage(
+        memory=memory,
+        lifecycle=events,
+        counters=counters,
+        supersedes=supersedes,
+        builds=builds,
+        other_fields=[
+            (name, value) for name, value in memory.fields.items() if name not in LIFECYCLE_FIELDS
+        ],
+    )
