@@ -1,5 +1,6 @@
 """How the inspector answers: its templates, its HTML responses and its error pages."""
 
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -36,6 +37,13 @@ def _number(value: float | None, digits: int = 3) -> str:
     return "" if value is None else f"{value:.{digits}f}"
 
 
+def _value(value: object) -> str:
+    """A field's value as a person reads it: text as it is, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    return "—" if value is None else json.dumps(value, ensure_ascii=False)
+
+
 def templates() -> Jinja2Templates:
     """The inspector's templates; every value they show is escaped."""
     environment = jinja2.Environment(
@@ -47,6 +55,7 @@ def templates() -> Jinja2Templates:
     )
     environment.filters["when"] = _when
     environment.filters["number"] = _number
+    environment.filters["value"] = _value
     return Jinja2Templates(env=environment)
 
 

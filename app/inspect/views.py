@@ -184,11 +184,13 @@ def memory_page(
     events.append(
         LifecycleEvent(
             "now",
-            f"state '{memory.state}' (last changed)",
-            f"{provenance.updated_at:%Y-%m-%d %H:%M:%S} UTC",
+            f"in state '{memory.state}'",
+            f"last updated {provenance.updated_at:%Y-%m-%d %H:%M:%S} UTC",
         )
     )
-    counters = [(name, memory.fields[name]) for name in LIFECYCLE_FIELDS if name in memory.fields]
+    counters: list[tuple[str, JsonValue]] = [
+        (name, value) for name in LIFECYCLE_FIELDS if (value := memory.fields.get(name)) is not None
+    ]
     return MemoryPage(
         memory=memory,
         lifecycle=events,
