@@ -7,8 +7,7 @@ from fastapi import Depends, Request
 
 from app.core.db import DbSession
 from app.core.errors import Unauthorized
-from app.inspect.pages import LoginRequired
-from app.inspect.service import PageNotFound
+from app.inspect.errors import CrossSiteForm, LoginRequired, PageNotFound
 from app.tenants.models import Tenant
 from app.tenants.service import authenticate
 
@@ -26,6 +25,13 @@ async def _page_tenant(request: Request, session: DbSession) -> Tenant:
         raise LoginRequired() from exc
 
 
+def _same_origin(request: Request) -> None:
+    """Forms of these pages only: a browser names the page's origin in the Origin header."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin != str(request.base_url).rstrip("/"):
+        raise CrossSiteForm(origin)
+
+
 def page_id(value: str) -> uuid.UUID:
     """An id from a page's path; anything else names no page (404, not a validation error)."""
     try:
@@ -35,3 +41,4 @@ def page_id(value: str) -> uuid.UUID:
 
 
 PageTenant = Annotated[Tenant, Depends(_page_tenant)]
+SameOrigin = Depends(_same_origin)

@@ -4,13 +4,18 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from app.inspect.pages import HERE, LOGIN_PATH, SECURITY_HEADERS, LoginRequired, render, templates
+from app.inspect.errors import CrossSiteForm, LoginRequired, PageNotFound
+from app.inspect.pages import HERE, LOGIN_PATH, SECURITY_HEADERS, render, templates
 from app.inspect.router import router
-from app.inspect.service import PageNotFound
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
-    return render(request, "not_found.html", {"detail": str(exc)}, status_code=404)
+    return render(request, "problem.html", {"title": "Not found", "detail": str(exc)}, 404)
+
+
+async def _cross_site(request: Request, exc: Exception) -> Response:
+    detail = "This form was sent from another site's page; log in from this page instead."
+    return render(request, "problem.html", {"title": "Refused", "detail": detail}, 403)
 
 
 async def _login_required(request: Request, exc: Exception) -> Response:
@@ -22,5 +27,6 @@ def install_inspector(app: FastAPI) -> None:
     app.state.inspect_templates = templates()
     app.add_exception_handler(PageNotFound, _not_found)
     app.add_exception_handler(LoginRequired, _login_required)
+    app.add_exception_handler(CrossSiteForm, _cross_site)
     app.mount("/inspect/static", StaticFiles(directory=HERE / "static"), name="inspect-static")
     app.include_router(router)

@@ -20,13 +20,9 @@ SECURITY_HEADERS = {
         "frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # no-referrer would make forms send `Origin: null`
     "Cache-Control": "no-store",
 }
-
-
-class LoginRequired(Exception):
-    """The request carries no valid key: the login page instead."""
 
 
 def _when(value: datetime | None) -> str:

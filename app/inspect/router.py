@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.core.db import DbSession
 from app.core.errors import Unauthorized
 from app.inspect import service
-from app.inspect.dependencies import COOKIE, PageTenant, page_id
+from app.inspect.dependencies import COOKIE, PageTenant, SameOrigin, page_id
 from app.inspect.pages import LOGIN_PATH, SECURITY_HEADERS, render
 from app.memories.dependencies import MemoryCtx
 from app.tenants.service import authenticate
@@ -30,11 +30,13 @@ async def login_page(request: Request) -> HTMLResponse:
     return render(request, "login.html", {"error": None})
 
 
-@router.post("/login", response_model=None)
+@router.post("/login", response_model=None, dependencies=[SameOrigin])
 async def log_in(
     request: Request, session: DbSession, key: Annotated[str, Form(max_length=200)] = ""
 ) -> HTMLResponse | RedirectResponse:
     """Check the key as the API does; keep it in an HttpOnly, same-site cookie."""
+    if not key.strip():
+        return render(request, "login.html", {"error": "Enter an API key."}, status_code=401)
     try:
         await authenticate(session, key)
     except Unauthorized as exc:
@@ -51,7 +53,7 @@ async def log_in(
     return response
 
 
-@router.post("/logout")
+@router.post("/logout", dependencies=[SameOrigin])
 async def log_out() -> RedirectResponse:
     """Forget the key."""
     response = RedirectResponse(LOGIN_PATH, status_code=303, headers=SECURITY_HEADERS)

@@ -10,6 +10,7 @@ from app.context.repository import ContextRepository
 from app.context.schemas import ContextBuildResponse
 from app.core.errors import NotFound
 from app.inspect import views
+from app.inspect.errors import PageNotFound
 from app.inspect.repository import AgentRow, BuildRow, InspectRepository
 from app.memories import service as memories
 from app.memories.service import MemoryContext
@@ -17,10 +18,6 @@ from app.tenants.models import Tenant
 
 RECENT_BUILDS = 50
 BUILDS_OF_MEMORY = 20
-
-
-class PageNotFound(Exception):
-    """What the page names does not exist for this tenant: the inspector's 404 page."""
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,14 @@ async def test_pages_send_a_visitor_without_a_key_to_the_login_form(
 async def test_login_keeps_the_key_in_an_http_only_strict_cookie_and_logout_drops_it(
     client: httpx.AsyncClient, tenancy: Tenancy
 ) -> None:
+    empty = await client.post("/inspect/login", data={"key": "  "})
+    assert empty.status_code == 401
+    assert "Enter an API key." in empty.text
+    forged = await client.post(
+        "/inspect/login", data={"key": tenancy.key}, headers={"Origin": "https://elsewhere.example"}
+    )
+    assert forged.status_code == 403
+    assert "set-cookie" not in forged.headers
     wrong = await client.post("/inspect/login", data={"key": "ce_00000000_wrong"})
     assert wrong.status_code == 401
     assert "unknown or revoked" in wrong.text
@@ -44,6 +52,10 @@ async def test_login_keeps_the_key_in_an_http_only_strict_cookie_and_logout_drop
     home = await client.get("/inspect")  # the client keeps the cookie, as a browser does
     assert home.status_code == 200
     assert f"Agents of {tenancy.tenant}" in home.text
+
+    forged = await client.post("/inspect/logout", headers={"Origin": "https://elsewhere.example"})
+    assert forged.status_code == 403
+    assert (await client.get("/inspect")).status_code == 200
 
     out = await client.post("/inspect/logout")
     assert out.status_code == 303
