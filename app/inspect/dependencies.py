@@ -12,6 +12,7 @@ from app.tenants.models import Tenant
 from app.tenants.service import authenticate
 
 COOKIE = "ce_inspect"
+HOME = "/inspect"  # the cookie's path: sent to the inspector's pages only
 
 
 async def _page_tenant(request: Request, session: DbSession) -> Tenant:

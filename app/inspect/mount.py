@@ -4,6 +4,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from app.inspect.dependencies import COOKIE, HOME
 from app.inspect.errors import CrossSiteForm, LoginRequired, PageNotFound
 from app.inspect.pages import HERE, LOGIN_PATH, SECURITY_HEADERS, render, templates
 from app.inspect.router import router
@@ -19,7 +20,10 @@ async def _cross_site(request: Request, exc: Exception) -> Response:
 
 
 async def _login_required(request: Request, exc: Exception) -> Response:
-    return RedirectResponse(LOGIN_PATH, status_code=303, headers=SECURITY_HEADERS)
+    response = RedirectResponse(LOGIN_PATH, status_code=303, headers=SECURITY_HEADERS)
+    if COOKIE in request.cookies:  # a key revoked since the login: the browser forgets it
+        response.delete_cookie(COOKIE, path=HOME, httponly=True, samesite="strict")
+    return response
 
 
 def install_inspector(app: FastAPI) -> None:

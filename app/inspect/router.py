@@ -8,13 +8,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.core.db import DbSession
 from app.core.errors import Unauthorized
 from app.inspect import service
-from app.inspect.dependencies import COOKIE, PageTenant, SameOrigin, page_id
+from app.inspect.dependencies import COOKIE, HOME, PageTenant, SameOrigin, page_id
 from app.inspect.pages import LOGIN_PATH, SECURITY_HEADERS, render
 from app.memories.dependencies import MemoryCtx
 from app.tenants.service import authenticate
 
-router = APIRouter(prefix="/inspect", include_in_schema=False)
-HOME = "/inspect"
+router = APIRouter(prefix=HOME, include_in_schema=False)
 
 
 @router.get("")

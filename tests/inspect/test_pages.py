@@ -18,6 +18,7 @@ async def test_pages_send_a_visitor_without_a_key_to_the_login_form(
         assert response.headers["location"] == "/inspect/login"
     stale = await client.get("/inspect", headers={"Cookie": "ce_inspect=ce_revoked_or_made_up"})
     assert stale.status_code == 303
+    assert stale.headers["set-cookie"].startswith('ce_inspect=""; expires=')
     form = await client.get("/inspect/login")
     assert form.status_code == 200
     assert form.headers["content-type"].startswith("text/html")
