@@ -62,10 +62,10 @@ async def log_out() -> RedirectResponse:
 
 @router.get("/agents/{agent_name}")
 async def agent_page(
-    agent_name: str, request: Request, session: DbSession, tenant: PageTenant
+    agent_name: str, request: Request, session: DbSession, tenant: PageTenant, ctx: MemoryCtx
 ) -> HTMLResponse:
-    """An agent's recent builds."""
-    agent = await service.agent_builds(session, tenant, agent_name)
+    """An agent's recent builds and memories."""
+    agent = await service.agent_page(session, ctx, tenant, agent_name)
     return render(request, "agent.html", {"agent": agent})
 
 

@@ -13,17 +13,23 @@ from app.inspect import views
 from app.inspect.errors import PageNotFound
 from app.inspect.repository import AgentRow, BuildRow, InspectRepository
 from app.memories import service as memories
+from app.memories.repository import MemoryFilter
+from app.memories.schemas import MemoryRead
 from app.memories.service import MemoryContext
 from app.tenants.models import Tenant
 
 RECENT_BUILDS = 50
+RECENT_MEMORIES = 20
 BUILDS_OF_MEMORY = 20
 
 
 @dataclass(frozen=True)
-class AgentBuilds:
+class AgentPage:
+    """An agent's latest builds and memories."""
+
     name: str
     builds: list[BuildRow]
+    memories: list[MemoryRead]
 
 
 async def list_agents(session: AsyncSession, tenant: Tenant) -> list[AgentRow]:
@@ -31,14 +37,19 @@ async def list_agents(session: AsyncSession, tenant: Tenant) -> list[AgentRow]:
     return await InspectRepository(session).agents(tenant.id)
 
 
-async def agent_builds(session: AsyncSession, tenant: Tenant, name: str) -> AgentBuilds:
-    """An agent's latest builds, newest first."""
+async def agent_page(
+    session: AsyncSession, ctx: MemoryContext, tenant: Tenant, name: str
+) -> AgentPage:
+    """An agent's latest builds and memories, newest first."""
     try:
         agent = await get_agent(session, tenant, name)
     except NotFound as exc:
         raise PageNotFound(str(exc)) from exc
     builds = await InspectRepository(session).recent_builds(agent.id, RECENT_BUILDS)
-    return AgentBuilds(agent.name, builds)
+    page = await memories.list_memories(
+        session, ctx, tenant, agent.name, MemoryFilter(), cursor=None, limit=RECENT_MEMORIES
+    )
+    return AgentPage(agent.name, builds, page.items)
 
 
 async def build_page(session: AsyncSession, tenant: Tenant, build_id: uuid.UUID) -> views.BuildPage:

@@ -119,11 +119,13 @@ def test_a_person_logs_in_and_reads_a_build_and_a_memory(
     started = time.monotonic()
     browser.get(f"{url}/inspect")
     assert browser.current_url == f"{url}/inspect/login"
+    _screenshot(browser, "inspector-login.png")
     browser.find_element(By.ID, "key").send_keys(key)
     browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Agents of ")
 
     browser.find_element(By.LINK_TEXT, "newton").click()
+    _screenshot(browser, "inspector-agent.png")
     browser.find_element(By.CSS_SELECTOR, "table.builds td a").click()
     assert browser.current_url == f"{url}/inspect/builds/{build['context_id']}"
     assert browser.find_element(By.ID, "input").text == QUESTION

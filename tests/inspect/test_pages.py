@@ -73,6 +73,7 @@ async def test_agent_list_and_an_agents_builds(
     assert agent.status_code == 200
     assert f'href="/inspect/builds/{inspected.build["context_id"]}"' in agent.text
     assert QUESTION in agent.text
+    assert f'href="/inspect/memories/{inspected.decision_id}"' in agent.text
 
 
 async def test_build_page_shows_the_context_beside_its_manifest(
