@@ -16,11 +16,13 @@ from app.memories import service as memories
 from app.memories.repository import MemoryFilter
 from app.memories.schemas import MemoryRead
 from app.memories.service import MemoryContext
+from app.retention import service as retention
 from app.tenants.models import Tenant
 
 RECENT_BUILDS = 50
 RECENT_MEMORIES = 20
 BUILDS_OF_MEMORY = 20
+RETENTION_CHANGES = 50
 
 
 @dataclass(frozen=True)
@@ -65,12 +67,17 @@ async def build_page(session: AsyncSession, tenant: Tenant, build_id: uuid.UUID)
 async def memory_page(
     session: AsyncSession, ctx: MemoryContext, tenant: Tenant, memory_id: uuid.UUID
 ) -> views.MemoryPage:
-    """A memory's record, the facts it replaced and the latest builds that held it."""
+    """A memory's record, what retention changed in it, the facts it replaced and the latest
+    builds that held it."""
     try:
         memory = await memories.read_memory(session, ctx, tenant, memory_id)
         agent = await get_agent(session, tenant, memory.agent_id)
     except NotFound as exc:
         raise PageNotFound(str(exc)) from exc
+    changes = await retention.list_changes(
+        session, tenant, agent.name, memory_id, None, RETENTION_CHANGES
+    )
     repository = InspectRepository(session)
     builds = await repository.builds_with_memory(agent.id, memory_id, BUILDS_OF_MEMORY)
-    return views.memory_page(memory, await repository.superseded(memory_id), builds)
+    supersedes = await repository.superseded(memory_id)
+    return views.memory_page(memory, changes.items, supersedes, builds)

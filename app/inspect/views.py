@@ -2,6 +2,7 @@
 
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from pydantic import JsonValue
 
@@ -9,6 +10,7 @@ from app.context.schemas import ContextBuildResponse, ContextItem, ScoreParts
 from app.inspect.repository import BuildRow
 from app.memories.lifecycle import INITIAL_STATE
 from app.memories.schemas import MemoryRead
+from app.retention.schemas import RecordedChange
 
 SCORE_PARTS = tuple(ScoreParts.model_fields)
 # Counters and notes that the lifecycle actions keep in a memory's fields.
@@ -161,31 +163,46 @@ def memory_ids(build: ContextBuildResponse) -> list[uuid.UUID]:
     return loaded + [out.memory_id for out in build.left_out]
 
 
+def _when(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M:%S} UTC"
+
+
+def _retention_event(change: RecordedChange) -> LifecycleEvent:
+    undone = f"; undone {_when(change.restored_at)}" if change.restored_at else ""
+    return LifecycleEvent(
+        f"retention: {change.rule}",
+        f"'{change.from_state}' → '{change.to_state}': {change.reason}{undone}",
+        _when(change.created_at),
+    )
+
+
 def memory_page(
-    memory: MemoryRead, supersedes: list[uuid.UUID], builds: list[BuildRow]
+    memory: MemoryRead,
+    changes: list[RecordedChange],
+    supersedes: list[uuid.UUID],
+    builds: list[BuildRow],
 ) -> MemoryPage:
-    """The memory page: its record, what its lifecycle kept, and the builds it was in."""
+    """The memory page: its record, what its lifecycle kept (retention's changes, oldest first,
+    with their reasons), and the builds it was in."""
     provenance = memory.provenance
-    events = [
-        LifecycleEvent(
-            "written",
-            f"as a {memory.kind} in state '{INITIAL_STATE[memory.kind]}'",
-            f"{provenance.created_at:%Y-%m-%d %H:%M:%S} UTC",
-        )
-    ]
+    # A decision written with its final outcome starts reviewed, and the outcome may have
+    # been recorded since: its first state is not known. Every other kind starts in one.
+    first = "" if memory.kind == "decision" else f" in state '{INITIAL_STATE[memory.kind]}'"
+    events = [LifecycleEvent("written", f"as a {memory.kind}{first}", _when(provenance.created_at))]
     if provenance.embedded_at is not None:
         events.append(
             LifecycleEvent(
                 "embedded",
                 f"by {provenance.embedding_model}",
-                f"{provenance.embedded_at:%Y-%m-%d %H:%M:%S} UTC",
+                _when(provenance.embedded_at),
             )
         )
+    events += [_retention_event(change) for change in reversed(changes)]
     events.append(
         LifecycleEvent(
             "now",
             f"in state '{memory.state}'",
-            f"last updated {provenance.updated_at:%Y-%m-%d %H:%M:%S} UTC",
+            f"last updated {_when(provenance.updated_at)}",
         )
     )
     counters: list[tuple[str, JsonValue]] = [

@@ -7,6 +7,7 @@ import httpx
 
 from tests.factories import Tenancy, put_agent
 from tests.inspect.conftest import HOSTILE, QUESTION, Inspected, cookie
+from tests.retention.writes import NOW, episode, run, write_all
 
 
 async def test_pages_send_a_visitor_without_a_key_to_the_login_form(
@@ -134,7 +135,7 @@ async def test_memory_page_shows_three_representations_its_state_and_its_builds(
         assert f"<h3>{level} · " in page
     assert "Chose Postgres over Redis for the cache" in page
     assert '<strong id="state">recorded</strong>' in page
-    assert "<th>written</th><td>as a decision in state &#39;recorded&#39;</td>" in page
+    assert "<th>written</th><td>as a decision</td>" in page
     assert "<th>job embed</th><td>done after 1 attempts" in page
     assert f'href="/inspect/builds/{inspected.build["context_id"]}"' in page
 
@@ -191,3 +192,17 @@ async def test_build_with_a_session_shows_its_history(
 async def test_the_pages_stay_out_of_the_openapi_document(client: httpx.AsyncClient) -> None:
     document = (await client.get("/openapi.json")).json()
     assert not [path for path in document["paths"] if path.startswith("/inspect")]
+
+
+async def test_memory_page_lists_retentions_changes_with_their_reasons(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    ids = await write_all(client, tenancy, {"old": episode("Vacuum <incident>", 40)})
+    result = await run(client, tenancy, now=NOW.isoformat())
+    change = next(c for c in result["changes"] if c["memory_id"] == ids["old"])
+    assert change["rule"] == "episode_summarized"
+    page = (await client.get(f"/inspect/memories/{ids['old']}", headers=cookie(tenancy))).text
+    assert "<th>retention: episode_summarized</th>" in page
+    assert "&#39;active&#39; → &#39;summarized&#39;: happened 40 days before" in page
+    assert "Vacuum &lt;incident&gt;" in page
