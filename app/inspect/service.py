@@ -61,7 +61,7 @@ async def build_page(session: AsyncSession, tenant: Tenant, build_id: uuid.UUID)
         raise PageNotFound(f"Context {build_id} does not exist.")
     build = ContextBuildResponse.model_validate_json(stored.response)
     texts = await InspectRepository(session).micro_texts(tenant.id, views.memory_ids(build))
-    return views.build_page(build, stored.input, texts)
+    return views.build_page(build, stored.input, texts, stored.feedback)
 
 
 async def memory_page(

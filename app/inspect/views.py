@@ -71,11 +71,21 @@ class LeftOutView:
 
 
 @dataclass(frozen=True)
+class FeedbackView:
+    """The feedback recorded on a build: the memories the LLM used, of those loaded."""
+
+    precision: JsonValue
+    referenced: list[JsonValue]
+    source: str
+
+
+@dataclass(frozen=True)
 class BuildPage:
     """Everything the build page shows."""
 
     build: ContextBuildResponse
     input: str
+    feedback: FeedbackView | None
     budget_bar: Bar
     layers: list[LayerView]
     left_out: list[LeftOutView]
@@ -104,8 +114,22 @@ class MemoryPage:
     other_fields: list[tuple[str, JsonValue]] = field(default_factory=list)
 
 
+def _feedback(stored: dict[str, JsonValue] | None) -> FeedbackView | None:
+    if stored is None:
+        return None
+    referenced = stored.get("referenced")
+    return FeedbackView(
+        stored.get("precision"),
+        referenced if isinstance(referenced, list) else [],
+        str(stored.get("from", "")),
+    )
+
+
 def build_page(
-    build: ContextBuildResponse, input_text: str, texts: dict[uuid.UUID, str]
+    build: ContextBuildResponse,
+    input_text: str,
+    texts: dict[uuid.UUID, str],
+    feedback: dict[str, JsonValue] | None = None,
 ) -> BuildPage:
     """The build page of a stored build; `texts` are the memories' one-line texts."""
     layers = [
@@ -137,6 +161,7 @@ def build_page(
     return BuildPage(
         build=build,
         input=input_text,
+        feedback=_feedback(feedback),
         budget_bar=Bar(
             "memory layers", totals.used, totals.budget, percent(totals.used, totals.budget)
         ),

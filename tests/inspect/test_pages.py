@@ -5,6 +5,9 @@ import uuid
 
 import httpx
 
+from app.providers.container import Providers
+from tests.efforts.helpers import build as efforts_build
+from tests.efforts.helpers import open_effort, say, shown
 from tests.factories import Tenancy, put_agent
 from tests.inspect.conftest import HOSTILE, QUESTION, Inspected, cookie
 from tests.retention.writes import NOW, episode, run, write_all
@@ -101,6 +104,21 @@ async def test_build_page_shows_the_context_beside_its_manifest(
     assert f'<td class="reason">{out["reason"]}</td>' in page
     assert f"Frame: {build['frame']['name']}" in page
     assert "<tr><td>total</td>" in page
+
+
+async def test_build_page_shows_the_feedback_recorded_on_it(
+    client: httpx.AsyncClient, tenancy: Tenancy, inspected: Inspected
+) -> None:
+    build_id = inspected.build["context_id"]
+    recorded = await client.post(
+        f"/context/{build_id}/feedback",
+        headers=tenancy.headers,
+        json={"used_memory_ids": [inspected.decision_id]},
+    )
+    assert recorded.status_code == 200, recorded.text
+    precision = recorded.json()["precision"]
+    page = (await client.get(f"/inspect/builds/{build_id}", headers=cookie(tenancy))).text
+    assert f"<th>Feedback</th><td>precision {precision}: 1 of the loaded memories used" in page
 
 
 async def test_user_text_is_escaped_on_every_page(
@@ -206,3 +224,19 @@ async def test_memory_page_lists_retentions_changes_with_their_reasons(
     assert "<th>retention: episode_summarized</th>" in page
     assert "&#39;active&#39; → &#39;summarized&#39;: happened 40 days before" in page
     assert "Vacuum &lt;incident&gt;" in page
+
+
+async def test_build_with_efforts_shows_how_each_was_shown(
+    client: httpx.AsyncClient, tenancy: Tenancy, providers: Providers
+) -> None:
+    await put_agent(client, tenancy)
+    effort_id = await open_effort(client, tenancy, "Fix the <flaky> test")
+    await say(client, tenancy, ("user", "The test fails one run in ten."), ("assistant", "On it."))
+    result = await efforts_build(client, tenancy, providers)
+    assert effort_id in shown(result)
+    page = (
+        await client.get(f"/inspect/builds/{result['context_id']}", headers=cookie(tenancy))
+    ).text
+    assert f"<h3>Efforts (turn {result['history']['efforts']['turn']}," in page
+    row = f"<td>Fix the &lt;flaky&gt; test</td><td>open</td><td>{shown(result)[effort_id]}</td>"
+    assert row in page
