@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from app.core.worker import Worker
-from tests.factories import Tenancy, decision, fact, put_agent, write
+from tests.factories import Tenancy, decision, fact, put_agent
 
 HOSTILE = '<script>alert("owned")</script> & <b>bold</b> Redis needs its own backups.'
 QUESTION = "Should we use Redis for caching?"
@@ -31,10 +31,13 @@ def cookie(tenancy: Tenancy) -> dict[str, str]:
 async def inspected(client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker) -> Inspected:
     """Memories of an agent, embedded, and a build too small for all of them."""
     await put_agent(client, tenancy)
-    hostile = await write(client, tenancy, fact(HOSTILE))
-    chosen = await write(client, tenancy, decision("Chose Postgres over Redis for the cache"))
-    for n in range(12):
-        await write(client, tenancy, fact(f"Redis cache note {n}: eviction, persistence, memory."))
+    notes = [fact(f"Redis cache note {n}: eviction, persistence, memory.") for n in range(6)]
+    bodies = [fact(HOSTILE), decision("Chose Postgres over Redis for the cache"), *notes]
+    response = await client.post(
+        "/agents/newton/memories/batch", headers=tenancy.headers, json={"memories": bodies}
+    )
+    assert response.status_code == 201, response.text
+    hostile, chosen = response.json()["memories"][:2]
     await worker.drain()
     response = await client.post(
         "/context/build",
