@@ -27,7 +27,13 @@ async def _page_tenant(request: Request, session: DbSession) -> Tenant:
 
 
 def _same_origin(request: Request) -> None:
-    """Forms of these pages only: a browser names the page's origin in the Origin header."""
+    """Forms of these pages only. A browser says where a form comes from in Sec-Fetch-Site,
+    which a proxy that rewrites Host leaves true; one that does not send it, in Origin."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        if site not in ("same-origin", "none"):  # none: typed in or bookmarked
+            raise CrossSiteForm(site)
+        return
     origin = request.headers.get("origin")
     if origin is not None and origin != str(request.base_url).rstrip("/"):
         raise CrossSiteForm(origin)

@@ -45,7 +45,9 @@ async def test_login_keeps_the_key_in_an_http_only_strict_cookie_and_logout_drop
     assert "unknown or revoked" in wrong.text
     assert "set-cookie" not in wrong.headers
 
-    response = await client.post("/inspect/login", data={"key": tenancy.key})
+    # Behind a proxy that rewrites Host, the page's origin is not this server's own.
+    proxied = {"Origin": "https://inspect.example", "Sec-Fetch-Site": "same-origin"}
+    response = await client.post("/inspect/login", data={"key": tenancy.key}, headers=proxied)
     assert response.status_code == 303
     assert response.headers["location"] == "/inspect"
     set_cookie = response.headers["set-cookie"]
@@ -59,6 +61,8 @@ async def test_login_keeps_the_key_in_an_http_only_strict_cookie_and_logout_drop
     assert f"Agents of {tenancy.tenant}" in home.text
 
     forged = await client.post("/inspect/logout", headers={"Origin": "https://elsewhere.example"})
+    assert forged.status_code == 403
+    forged = await client.post("/inspect/logout", headers={"Sec-Fetch-Site": "cross-site"})
     assert forged.status_code == 403
     assert (await client.get("/inspect")).status_code == 200
 
