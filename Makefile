@@ -51,6 +51,16 @@ typecheck: $(STAMP)
 test: lint typecheck
 	$(BIN)/pytest
 
+# The inspector in a real browser: Debian's chromium and its driver, installed when missing
+# (about 2 minutes with the package lists' update); screenshots go to test-artifacts/.
+.PHONY: test-browser
+test-browser: $(STAMP)
+	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || { \
+		echo "Installing chromium and chromium-driver (Debian's packages)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	$(BIN)/pytest -m browser -rA tests/inspect
+
 $(BENCH_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --progress-bar on -e ".[dev,bench]"
 	@touch $(BENCH_STAMP)

@@ -19,6 +19,7 @@ from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddlewar
 from app.core.migrations import head_revision
 from app.core.openapi import install_openapi
 from app.efforts.router import router as efforts_router
+from app.inspect.mount import install_inspector
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
@@ -105,4 +106,5 @@ def create_app(
     app.include_router(context_router)
     app.include_router(tools_router)
     app.include_router(retention_router)
+    install_inspector(app)
     return app

@@ -1,0 +1,1 @@
+"""The inspector: server-rendered pages of an agent's builds and memories, for people."""

@@ -1,0 +1,245 @@
+"""What the pages show, worked out from a stored build and a memory: pure functions, no I/O."""
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pydantic import JsonValue
+
+from app.context.schemas import ContextBuildResponse, ContextItem, ScoreParts
+from app.inspect.repository import BuildRow
+from app.memories.lifecycle import INITIAL_STATE
+from app.memories.schemas import MemoryRead
+from app.retention.schemas import RecordedChange
+
+SCORE_PARTS = tuple(ScoreParts.model_fields)
+# Counters and notes that the lifecycle actions keep in a memory's fields.
+LIFECYCLE_FIELDS = (
+    "confirmation_count",
+    "activation_count",
+    "success_count",
+    "effectiveness",
+    "false_positive_count",
+    "outcome",
+    "outcome_notes",
+)
+
+
+def percent(part: float, whole: float) -> float:
+    """The share of `whole` that `part` is, for a bar's width: 0 to 100, 0 for an empty whole."""
+    if whole <= 0:
+        return 0.0
+    return round(max(0.0, min(100.0, 100.0 * part / whole)), 1)
+
+
+@dataclass(frozen=True)
+class Bar:
+    """A labelled quantity and its bar: `width` is a percentage of the bar's track."""
+
+    label: str
+    value: float
+    whole: float
+    width: float
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """A memory of the context, with its one-line text and its score parts."""
+
+    item: ContextItem
+    text: str
+    parts: list[tuple[str, float]]
+
+
+@dataclass(frozen=True)
+class LayerView:
+    name: str
+    budget: int
+    used: int
+    bar: Bar
+    items: list[ItemView]
+
+
+@dataclass(frozen=True)
+class LeftOutView:
+    memory_id: uuid.UUID
+    kind: str
+    reason: str
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class FeedbackView:
+    """The feedback recorded on a build: the memories the LLM used, of those loaded."""
+
+    precision: JsonValue
+    referenced: list[JsonValue]
+    source: str
+
+
+@dataclass(frozen=True)
+class BuildPage:
+    """Everything the build page shows."""
+
+    build: ContextBuildResponse
+    input: str
+    feedback: FeedbackView | None
+    budget_bar: Bar
+    layers: list[LayerView]
+    left_out: list[LeftOutView]
+    frame_bars: list[Bar]
+    timing_bars: list[Bar]
+
+
+@dataclass(frozen=True)
+class LifecycleEvent:
+    """A line of a memory's lifecycle: when, what, and the state it left the memory in."""
+
+    label: str
+    detail: str
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class MemoryPage:
+    """Everything the memory page shows."""
+
+    memory: MemoryRead
+    lifecycle: list[LifecycleEvent]
+    counters: list[tuple[str, JsonValue]]
+    supersedes: list[uuid.UUID]
+    builds: list[BuildRow]
+    other_fields: list[tuple[str, JsonValue]] = field(default_factory=list)
+
+
+def _feedback(stored: dict[str, JsonValue] | None) -> FeedbackView | None:
+    if stored is None:
+        return None
+    referenced = stored.get("referenced")
+    return FeedbackView(
+        stored.get("precision"),
+        referenced if isinstance(referenced, list) else [],
+        str(stored.get("from", "")),
+    )
+
+
+def build_page(
+    build: ContextBuildResponse,
+    input_text: str,
+    texts: dict[uuid.UUID, str],
+    feedback: dict[str, JsonValue] | None = None,
+) -> BuildPage:
+    """The build page of a stored build; `texts` are the memories' one-line texts."""
+    layers = [
+        LayerView(
+            name=layer.name,
+            budget=layer.budget,
+            used=layer.used,
+            bar=Bar(
+                layer.name,
+                layer.used,
+                layer.budget,
+                percent(layer.used, layer.budget),
+                over=layer.used > layer.budget,
+            ),
+            items=[
+                ItemView(
+                    item,
+                    texts.get(item.memory_id, "(erased)"),
+                    [(name, getattr(item.components, name)) for name in SCORE_PARTS],
+                )
+                for item in layer.items
+            ],
+        )
+        for layer in build.layers
+    ]
+    totals = build.totals
+    best_frame = max(build.frame.scores.values(), default=0.0)
+    slowest = max(build.timings_ms.values(), default=0.0)
+    return BuildPage(
+        build=build,
+        input=input_text,
+        feedback=_feedback(feedback),
+        budget_bar=Bar(
+            "memory layers", totals.used, totals.budget, percent(totals.used, totals.budget)
+        ),
+        layers=layers,
+        left_out=[
+            LeftOutView(
+                out.memory_id, out.kind, out.reason, out.score, texts.get(out.memory_id, "")
+            )
+            for out in build.left_out
+        ],
+        frame_bars=[
+            Bar(name, score, best_frame, percent(score, best_frame))
+            for name, score in sorted(build.frame.scores.items(), key=lambda kv: -kv[1])
+        ],
+        timing_bars=[
+            Bar(stage, ms, slowest, percent(ms, slowest)) for stage, ms in build.timings_ms.items()
+        ],
+    )
+
+
+def memory_ids(build: ContextBuildResponse) -> list[uuid.UUID]:
+    """The memories a build names: loaded and left out."""
+    loaded = [item.memory_id for layer in build.layers for item in layer.items]
+    return loaded + [out.memory_id for out in build.left_out]
+
+
+def _when(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M:%S} UTC"
+
+
+def _retention_event(change: RecordedChange) -> LifecycleEvent:
+    undone = f"; undone {_when(change.restored_at)}" if change.restored_at else ""
+    return LifecycleEvent(
+        f"retention: {change.rule}",
+        f"'{change.from_state}' → '{change.to_state}': {change.reason}{undone}",
+        _when(change.created_at),
+    )
+
+
+def memory_page(
+    memory: MemoryRead,
+    changes: list[RecordedChange],
+    supersedes: list[uuid.UUID],
+    builds: list[BuildRow],
+) -> MemoryPage:
+    """The memory page: its record, what its lifecycle kept (retention's changes, oldest first,
+    with their reasons), and the builds it was in."""
+    provenance = memory.provenance
+    # A decision written with its final outcome starts reviewed, and the outcome may have
+    # been recorded since: its first state is not known. Every other kind starts in one.
+    first = "" if memory.kind == "decision" else f" in state '{INITIAL_STATE[memory.kind]}'"
+    events = [LifecycleEvent("written", f"as a {memory.kind}{first}", _when(provenance.created_at))]
+    if provenance.embedded_at is not None:
+        events.append(
+            LifecycleEvent(
+                "embedded",
+                f"by {provenance.embedding_model}",
+                _when(provenance.embedded_at),
+            )
+        )
+    events += [_retention_event(change) for change in reversed(changes)]
+    events.append(
+        LifecycleEvent(
+            "now",
+            f"in state '{memory.state}'",
+            f"last updated {_when(provenance.updated_at)}",
+        )
+    )
+    counters: list[tuple[str, JsonValue]] = [
+        (name, value) for name in LIFECYCLE_FIELDS if (value := memory.fields.get(name)) is not None
+    ]
+    return MemoryPage(
+        memory=memory,
+        lifecycle=events,
+        counters=counters,
+        supersedes=supersedes,
+        builds=builds,
+        other_fields=[
+            (name, value) for name, value in memory.fields.items() if name not in LIFECYCLE_FIELDS
+        ],
+    )

@@ -1,0 +1,169 @@
+"""The inspector in a real browser: Debian's chromium, driven through its chromedriver, on a
+real `python -m app serve` with the embedded PostgreSQL. Its screenshots go to test-artifacts/."""
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from tests.factories import decision, fact
+from tests.inspect.conftest import HOSTILE, QUESTION
+from tests.process.launcher import (
+    REPO,
+    client,
+    free_port,
+    launch,
+    service_env,
+    wait_embedded,
+    wait_ready,
+)
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+ARTIFACTS = REPO / "test-artifacts"
+# Headless, and nothing that reaches out: the machine's network is closed.
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1400,1800",
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+        reason="no /usr/bin/chromium and chromedriver: `make test-browser` installs them",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """A real server with an agent, its memories embedded and one build: (URL, key, build)."""
+    root = tmp_path_factory.mktemp("inspector")
+    port = free_port()
+    with launch("serve", service_env(root / "data", port), root / "logs", "serve") as server:
+        with client(port) as anonymous:
+            wait_ready(server, anonymous)
+        key = (root / "data" / "api-key").read_text().strip()
+        with client(port, key) as http:
+            build = _seed(http, server)
+        yield f"http://127.0.0.1:{port}", key, build
+
+
+def _seed(http: httpx.Client, server: Any) -> dict[str, Any]:
+    assert http.put("/agents/newton", json={"identity": {"name": "Newton"}}).status_code == 200
+    bodies = [
+        decision("Chose Postgres over Redis for the cache"),
+        fact(HOSTILE),
+        *(fact(f"Redis cache note {n}: eviction, persistence, memory.") for n in range(12)),
+    ]
+    written = http.post("/agents/newton/memories/batch", json={"memories": bodies})
+    assert written.status_code == 201, written.text
+    for memory in written.json()["memories"]:
+        wait_embedded(http, memory["id"], server)
+    response = http.post(
+        "/context/build", json={"agent_id": "newton", "input": QUESTION, "budget": 160}
+    )
+    assert response.status_code == 200, response.text
+    build: dict[str, Any] = response.json()
+    assert build["left_out"], "the build leaves memories out"
+    return build
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    logs = tmp_path_factory.mktemp("chromedriver") / "chromedriver.log"
+    started = time.monotonic()
+    driver = webdriver.Chrome(
+        options=options, service=Service(executable_path=str(CHROMEDRIVER), log_output=str(logs))
+    )
+    print(f"\nchromium started in {time.monotonic() - started:.2f} s")
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _screenshot(driver: WebDriver, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    assert driver.save_screenshot(str(path))
+    print(f"screenshot: {path}")
+    return path
+
+
+def test_a_person_logs_in_and_reads_a_build_and_a_memory(
+    service: tuple[str, str, dict[str, Any]], browser: WebDriver
+) -> None:
+    url, key, build = service
+    started = time.monotonic()
+    browser.get(f"{url}/inspect")
+    assert browser.current_url == f"{url}/inspect/login"
+    _screenshot(browser, "inspector-login.png")
+    browser.find_element(By.ID, "key").send_keys(key)
+    browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Agents of ")
+
+    browser.find_element(By.LINK_TEXT, "newton").click()
+    _screenshot(browser, "inspector-agent.png")
+    browser.find_element(By.CSS_SELECTOR, "table.builds td a").click()
+    assert browser.current_url == f"{url}/inspect/builds/{build['context_id']}"
+    assert browser.find_element(By.ID, "input").text == QUESTION
+    context = browser.find_element(By.ID, "context").text
+    assert context.startswith("## Identity")
+    assert "Chose Postgres over Redis" in context
+
+    layers = browser.find_elements(By.CSS_SELECTOR, "#layers tr.layer")
+    assert [row.get_attribute("data-layer") for row in layers] == [
+        layer["name"] for layer in build["layers"]
+    ]
+    fills = [row.find_element(By.CSS_SELECTOR, ".bar .fill") for row in layers]
+    tracks = [row.find_element(By.CSS_SELECTOR, ".bar") for row in layers]
+    for layer, fill, track in zip(build["layers"], fills, tracks, strict=True):
+        drawn = fill.size["width"] / track.size["width"]
+        expected = min(1.0, layer["used"] / layer["budget"]) if layer["budget"] else 0.0
+        assert drawn == pytest.approx(expected, abs=0.02), layer["name"]
+    assert any(fill.size["width"] > 0 for fill in fills)
+
+    item = browser.find_element(By.CSS_SELECTOR, "tr.item")
+    parts = item.find_element(By.CSS_SELECTOR, "dl.parts").text
+    assert "semantic" in parts
+    assert "recency" in parts
+    reasons = {cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#left-out .reason")}
+    assert reasons
+    assert reasons <= {"budget", "score", "duplicate"}
+    assert browser.find_elements(By.CSS_SELECTOR, "#timings .bar .fill")
+    _screenshot(browser, "inspector-build.png")
+
+    item.find_element(By.CSS_SELECTOR, "td a").click()
+    assert "/inspect/memories/" in browser.current_url
+    representations = browser.find_elements(By.CSS_SELECTOR, "#representations h3")
+    assert [h.text.split(" ·")[0] for h in representations] == ["micro", "summary", "full"]
+    assert browser.find_element(By.ID, "state").text
+    build_link = f"a[href='/inspect/builds/{build['context_id']}']"
+    assert browser.find_elements(By.CSS_SELECTOR, build_link)
+    _screenshot(browser, "inspector-memory.png")
+
+    browser.find_element(By.CSS_SELECTOR, "form.logout button").click()
+    assert browser.current_url == f"{url}/inspect/login"
+    print(f"browser steps took {time.monotonic() - started:.2f} s")
