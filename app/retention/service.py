@@ -80,6 +80,8 @@ async def _apply(
         memory = locked.get(change.memory_id)
         if memory is None or memory.state != change.from_state:
             continue
+        if change.rank_factor is not None and memory.rank_factor == change.rank_factor:
+            continue
         memory.state = change.to_state
         if change.rank_factor is not None:
             memory.rank_factor = change.rank_factor

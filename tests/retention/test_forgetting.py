@@ -155,7 +155,7 @@ async def test_an_agent_can_have_its_own_limit(
     )
     own = await client.put(
         "/agents/newton/retention/limits",
-        json={"max_active_memories": 1},
+        json={"max_active_memories": 1.0},  # JSON has one number type
         headers=tenancy.headers,
     )
     assert own.status_code == 200, own.text
@@ -164,13 +164,14 @@ async def test_an_agent_can_have_its_own_limit(
     result = await run(client, tenancy, now=NOW.isoformat())
     assert [(c["memory_id"], c["rule"]) for c in result["changes"]] == [(ids["old"], "forgotten")]
     assert result["pressure"]["max_memories"] == 1
-    bad = await client.put(
-        "/agents/newton/retention/limits",
-        json={"max_active_memories": -1},
-        headers=tenancy.headers,
-    )
-    assert bad.status_code == 422
-    assert "max_active_memories" in str(bad.json())
+    for wrong in (-1, 1.5, "5", True):
+        bad = await client.put(
+            "/agents/newton/retention/limits",
+            json={"max_active_memories": wrong},
+            headers=tenancy.headers,
+        )
+        assert bad.status_code == 422, wrong
+        assert bad.json()["errors"][0]["loc"] == ["body", "max_active_memories"]
     hidden = await client.put(
         "/agents/newton/retention/limits", json={}, headers=other_tenancy.headers
     )
