@@ -96,10 +96,10 @@ class MemoryRestored(BaseModel):
 class RetentionLimits(RequestBody):
     """The agent's own size limits for coordinated forgetting; null: the setting's."""
 
-    max_active_memories: Annotated[int, Field(ge=0, le=2**31 - 1), WholeNumber] | None = Field(
+    max_active_memories: Annotated[int, Field(ge=0, le=10**9), WholeNumber] | None = Field(
         default=None, description="Memories in play at most; 0: no limit."
     )
-    max_active_tokens: Annotated[int, Field(ge=0, le=2**63 - 1), WholeNumber] | None = Field(
+    max_active_tokens: Annotated[int, Field(ge=0, le=10**15), WholeNumber] | None = Field(
         default=None,
         description="Full-text tokens (default encoding) in play at most; 0: no limit.",
     )

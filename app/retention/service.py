@@ -190,15 +190,12 @@ async def run(
     )
 
 
-async def restore(
-    session: AsyncSession, tenant: Tenant, agent_name: str, memory_id: uuid.UUID
-) -> MemoryRestored:
+async def restore(session: AsyncSession, tenant: Tenant, memory_id: uuid.UUID) -> MemoryRestored:
     """Undo the forgetting of a memory: back to the state it was forgotten from, and never
     forgotten again by the size limit."""
-    agent = await get_agent(session, tenant, agent_name)
     found = await MemoryRepository(session).get(tenant.id, memory_id, for_update=True)
-    if found is None or found[0].agent_id != agent.id:
-        raise NotFound(f"Memory {memory_id} of agent '{agent_name}' does not exist.")
+    if found is None:
+        raise NotFound(f"Memory {memory_id} does not exist.")
     memory = found[0]
     repository = RetentionRepository(session)
     change = await repository.last_forgetting(memory.id)

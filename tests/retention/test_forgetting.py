@@ -86,9 +86,7 @@ async def test_restore_undoes_a_forgetting_for_good(
         for c in first["changes"]
         if (c["memory_id"], c["rule"]) == (ids["old_fact"], "forgotten")
     ]
-    restored = await client.post(
-        f"/agents/newton/memories/{ids['old_fact']}/restore", headers=tenancy.headers
-    )
+    restored = await client.post(f"/memories/{ids['old_fact']}/restore", headers=tenancy.headers)
     assert restored.status_code == 200, restored.text
     body = restored.json()
     assert (body["state"], body["undone"]["rule"]) == ("new", "forgotten")
@@ -100,9 +98,7 @@ async def test_restore_undoes_a_forgetting_for_good(
         (ids["old_episode"], "forgotten")
     ]
     assert (await states(client, tenancy, ids))["old_fact"] == "new"
-    twice = await client.post(
-        f"/agents/newton/memories/{ids['old_fact']}/restore", headers=tenancy.headers
-    )
+    twice = await client.post(f"/memories/{ids['old_fact']}/restore", headers=tenancy.headers)
     assert twice.status_code == 409
     assert twice.json()["state"] == "new"
 

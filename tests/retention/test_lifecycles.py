@@ -183,9 +183,7 @@ async def test_another_tenants_agent_is_not_found(
     assert hidden.headers["content-type"] == "application/problem+json"
     changes = await client.get("/agents/newton/retention/changes", headers=other_tenancy.headers)
     assert changes.status_code == 404
-    restore = await client.post(
-        f"/agents/newton/memories/{ids['year']}/restore", headers=other_tenancy.headers
-    )
+    restore = await client.post(f"/memories/{ids['year']}/restore", headers=other_tenancy.headers)
     assert restore.status_code == 404
     assert await states(client, tenancy, ids) == {"year": "active"}
 
