@@ -149,6 +149,13 @@ class ColdStorage:
         )
         return {row.memory_id: row for row in rows}
 
+    async def full_text(self, memory: Memory) -> str:
+        """A memory's whole full text: from cold storage when retention trimmed it."""
+        if memory.kind != "episode":
+            return memory.full_text
+        cold = await self.session.get(MemoryCold, memory.id)
+        return cold.full_text if cold is not None else memory.full_text
+
 
 class RetentionJobs:
     """Queueing of agents' retention runs: at most one waits per agent."""
