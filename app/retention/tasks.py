@@ -39,6 +39,7 @@ class RunRetention:
             async with sessionmaker.begin() as session:
                 if not await JobRepository(session).complete([job]):
                     continue
+                await RetentionJobs(session).prune(job.subject_id, job.job_id)
                 plan = await run_for_agent(
                     session,
                     self.providers,
