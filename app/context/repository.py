@@ -139,11 +139,16 @@ class ContextRepository:
         return {row[0]: row[1] for row in rows}
 
     async def record_references(self, memory_ids: Sequence[uuid.UUID]) -> None:
-        """Count a reference to each memory (feedback and expand)."""
+        """Count a reference to each memory (feedback and expand); a memory in use ranks at
+        its full score again (retention lowers a stale fact's)."""
         if not memory_ids:
             return
         await self.session.execute(
             update(Memory)
             .where(Memory.id.in_(memory_ids))
-            .values(reference_count=Memory.reference_count + 1, last_referenced_at=utcnow())
+            .values(
+                reference_count=Memory.reference_count + 1,
+                last_referenced_at=utcnow(),
+                rank_factor=1.0,
+            )
         )

@@ -132,6 +132,7 @@ async def _confirm_repeated_facts(
         transition = lifecycle.apply("fact", existing.state, fields, Confirm(action="confirm"))
         existing.fields = fields | transition.fields
         existing.state = transition.state
+        existing.rank_factor = 1.0  # confirmed: no longer stale (`app.retention`)
         existing.updated_at = utcnow()
         repeated[index] = existing
     await repository.flush()
@@ -252,6 +253,7 @@ async def update_memory(
         memory.superseded_by = transition.superseded_by
     if isinstance(update, Confirm):
         FACTS_CONFIRMED.labels("action").inc()
+        memory.rank_factor = 1.0  # confirmed: no longer stale (`app.retention`)
     fields.update(transition.fields)
     memory.fields = fields
     memory.state = transition.state

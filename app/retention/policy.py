@@ -11,8 +11,8 @@ Lifecycles (the research note's "Garbage Collection & Lifecycle"), as of a run's
 - a `warn` censor never triggered `censor_idle_days` after it was written is `retired` (a
   `block` censor is a hard rule: it stays);
 - a fact never confirmed (`new`) and not referenced for `fact_stale_days` keeps its data and
-  state but ranks at `fact_stale_factor` of its score; confirmed or referenced again, it is back
-  at 1 on the next run.
+  state but ranks at `fact_stale_factor` of its score; a confirmation or reference puts it back
+  at 1 at once (`fact_fresh` does when a run finds it no longer stale, settings changed).
 
 Coordinated forgetting (kgents): past `max_active_memories` or `max_active_tokens` in play, the
 least salient facts, procedures and episodes are `forgotten` until the agent is back at

@@ -3,7 +3,7 @@
 import uuid
 from collections.abc import Sequence
 
-from sqlalchemy import Integer, and_, exists, func, or_, select, text
+from sqlalchemy import Integer, and_, delete, exists, func, or_, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
@@ -149,6 +149,13 @@ class ColdStorage:
         )
         return {row.memory_id: row for row in rows}
 
+    async def full_text(self, memory: Memory) -> str:
+        """A memory's whole full text: from cold storage when retention trimmed it."""
+        if memory.kind != "episode":
+            return memory.full_text
+        cold = await self.session.get(MemoryCold, memory.id)
+        return cold.full_text if cold is not None else memory.full_text
+
 
 class RetentionJobs:
     """Queueing of agents' retention runs: at most one waits per agent."""
@@ -183,6 +190,18 @@ class RetentionJobs:
         if queued:
             await self.session.execute(select(func.pg_notify(NOTIFY_CHANNEL, TASK)))
         return queued
+
+    async def prune(self, agent_id: uuid.UUID, keep_job_id: int) -> None:
+        """Delete the agent's earlier finished runs (failed ones stay, for their errors): the
+        queue holds one done run per agent, the one `due` measures the interval from."""
+        await self.session.execute(
+            delete(Job).where(
+                Job.agent_id == agent_id,
+                Job.task == TASK,
+                Job.state == "done",
+                Job.id != keep_job_id,
+            )
+        )
 
     async def due(self, interval_seconds: float) -> list[uuid.UUID]:
         """Agents with memories and no run queued, running, or queued within the interval."""

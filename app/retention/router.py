@@ -23,14 +23,13 @@ from app.retention.schemas import (
 from app.tenants.dependencies import CurrentTenant
 
 router = APIRouter(
-    prefix="/agents/{agent_id}",
     tags=["retention"],
     route_class=JsonBodyRoute,
-    responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent
+    responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent or a memory
 )
 
 
-@router.post("/retention/run", responses=problems(*WITH_BODY))
+@router.post("/agents/{agent_id}/retention/run", responses=problems(*WITH_BODY))
 async def run_retention(
     agent_id: AgentName,
     session: DbSession,
@@ -46,7 +45,7 @@ async def run_retention(
     )
 
 
-@router.get("/retention/changes")
+@router.get("/agents/{agent_id}/retention/changes")
 async def list_retention_changes(
     agent_id: AgentName,
     session: DbSession,
@@ -63,14 +62,14 @@ async def list_retention_changes(
 
 @router.post("/memories/{memory_id}/restore", responses=problems(409))
 async def restore_memory(
-    agent_id: AgentName, memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant
+    memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant
 ) -> MemoryRestored:
     """Undo coordinated forgetting: the memory returns to the state it was forgotten from and
     is not forgotten again; 409 when it is not forgotten."""
-    return await service.restore(session, tenant, agent_id, memory_id)
+    return await service.restore(session, tenant, memory_id)
 
 
-@router.get("/retention/limits")
+@router.get("/agents/{agent_id}/retention/limits")
 async def get_retention_limits(
     agent_id: AgentName, session: DbSession, tenant: CurrentTenant, settings: SettingsDep
 ) -> RetentionLimitsRead:
@@ -78,7 +77,7 @@ async def get_retention_limits(
     return await limits.read_limits(session, settings.retention, tenant, agent_id)
 
 
-@router.put("/retention/limits", responses=problems(*WITH_BODY))
+@router.put("/agents/{agent_id}/retention/limits", responses=problems(*WITH_BODY))
 async def put_retention_limits(
     agent_id: AgentName,
     body: RetentionLimits,

@@ -2,11 +2,12 @@
 
 import uuid
 from datetime import datetime
+from typing import Annotated
 
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, Field, JsonValue
 
-from app.core.fields import RequestBody, Timestamp
+from app.core.fields import RequestBody, Timestamp, WholeNumber
 from app.memories.schemas import Kind, State
 from app.retention.types import Rule
 
@@ -95,13 +96,11 @@ class MemoryRestored(BaseModel):
 class RetentionLimits(RequestBody):
     """The agent's own size limits for coordinated forgetting; null: the setting's."""
 
-    max_active_memories: int | None = Field(
-        default=None, ge=0, le=2**31 - 1, description="Memories in play at most; 0: no limit."
+    max_active_memories: Annotated[int, Field(ge=0, le=10**9), WholeNumber] | None = Field(
+        default=None, description="Memories in play at most; 0: no limit."
     )
-    max_active_tokens: int | None = Field(
+    max_active_tokens: Annotated[int, Field(ge=0, le=10**15), WholeNumber] | None = Field(
         default=None,
-        ge=0,
-        le=2**63 - 1,
         description="Full-text tokens (default encoding) in play at most; 0: no limit.",
     )
 

@@ -80,6 +80,8 @@ async def _apply(
         memory = locked.get(change.memory_id)
         if memory is None or memory.state != change.from_state:
             continue
+        if change.rank_factor is not None and memory.rank_factor == change.rank_factor:
+            continue
         memory.state = change.to_state
         if change.rank_factor is not None:
             memory.rank_factor = change.rank_factor
@@ -188,15 +190,12 @@ async def run(
     )
 
 
-async def restore(
-    session: AsyncSession, tenant: Tenant, agent_name: str, memory_id: uuid.UUID
-) -> MemoryRestored:
+async def restore(session: AsyncSession, tenant: Tenant, memory_id: uuid.UUID) -> MemoryRestored:
     """Undo the forgetting of a memory: back to the state it was forgotten from, and never
     forgotten again by the size limit."""
-    agent = await get_agent(session, tenant, agent_name)
     found = await MemoryRepository(session).get(tenant.id, memory_id, for_update=True)
-    if found is None or found[0].agent_id != agent.id:
-        raise NotFound(f"Memory {memory_id} of agent '{agent_name}' does not exist.")
+    if found is None:
+        raise NotFound(f"Memory {memory_id} does not exist.")
     memory = found[0]
     repository = RetentionRepository(session)
     change = await repository.last_forgetting(memory.id)

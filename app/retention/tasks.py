@@ -39,6 +39,7 @@ class RunRetention:
             async with sessionmaker.begin() as session:
                 if not await JobRepository(session).complete([job]):
                     continue
+                await RetentionJobs(session).prune(job.subject_id, job.job_id)
                 plan = await run_for_agent(
                     session,
                     self.providers,
@@ -63,7 +64,8 @@ async def schedule(
     sessionmaker: async_sessionmaker[AsyncSession], settings: Settings, stop: asyncio.Event
 ) -> None:
     """Queue the due runs at start and then every interval, until `stop`. Several workers may
-    do this at once: each agent still gets one run per interval, and at most one waits."""
+    do this at once: at most one run waits per agent, and a race between two of them adds at
+    most a run that changes nothing."""
     while not stop.is_set():
         try:
             queued = await queue_due_runs(sessionmaker, settings)

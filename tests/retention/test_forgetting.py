@@ -86,9 +86,7 @@ async def test_restore_undoes_a_forgetting_for_good(
         for c in first["changes"]
         if (c["memory_id"], c["rule"]) == (ids["old_fact"], "forgotten")
     ]
-    restored = await client.post(
-        f"/agents/newton/memories/{ids['old_fact']}/restore", headers=tenancy.headers
-    )
+    restored = await client.post(f"/memories/{ids['old_fact']}/restore", headers=tenancy.headers)
     assert restored.status_code == 200, restored.text
     body = restored.json()
     assert (body["state"], body["undone"]["rule"]) == ("new", "forgotten")
@@ -100,9 +98,7 @@ async def test_restore_undoes_a_forgetting_for_good(
         (ids["old_episode"], "forgotten")
     ]
     assert (await states(client, tenancy, ids))["old_fact"] == "new"
-    twice = await client.post(
-        f"/agents/newton/memories/{ids['old_fact']}/restore", headers=tenancy.headers
-    )
+    twice = await client.post(f"/memories/{ids['old_fact']}/restore", headers=tenancy.headers)
     assert twice.status_code == 409
     assert twice.json()["state"] == "new"
 
@@ -155,7 +151,7 @@ async def test_an_agent_can_have_its_own_limit(
     )
     own = await client.put(
         "/agents/newton/retention/limits",
-        json={"max_active_memories": 1},
+        json={"max_active_memories": 1.0},  # JSON has one number type
         headers=tenancy.headers,
     )
     assert own.status_code == 200, own.text
@@ -164,13 +160,14 @@ async def test_an_agent_can_have_its_own_limit(
     result = await run(client, tenancy, now=NOW.isoformat())
     assert [(c["memory_id"], c["rule"]) for c in result["changes"]] == [(ids["old"], "forgotten")]
     assert result["pressure"]["max_memories"] == 1
-    bad = await client.put(
-        "/agents/newton/retention/limits",
-        json={"max_active_memories": -1},
-        headers=tenancy.headers,
-    )
-    assert bad.status_code == 422
-    assert "max_active_memories" in str(bad.json())
+    for wrong in (-1, 1.5, "5", True):
+        bad = await client.put(
+            "/agents/newton/retention/limits",
+            json={"max_active_memories": wrong},
+            headers=tenancy.headers,
+        )
+        assert bad.status_code == 422, wrong
+        assert bad.json()["errors"][0]["loc"] == ["body", "max_active_memories"]
     hidden = await client.put(
         "/agents/newton/retention/limits", json={}, headers=other_tenancy.headers
     )

@@ -1,12 +1,15 @@
 """Retention ages memories by time and use, as of a given `now`, and says why."""
 
+import uuid
 from datetime import timedelta
 from typing import Any
 
 import httpx
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
+from app.memories.models import Memory
+from app.retention.repository import ColdStorage
 from tests.factories import Tenancy, fact, procedure, put_agent
 from tests.retention.writes import NOW, censor, days_before, episode, run, states, write_all
 
@@ -54,7 +57,7 @@ async def test_episodes_age_into_summarized_and_archived(
 
 
 async def test_trimmed_episode_still_expands_to_its_full_text(
-    client: httpx.AsyncClient, tenancy: Tenancy
+    client: httpx.AsyncClient, tenancy: Tenancy, sessionmaker: async_sessionmaker[AsyncSession]
 ) -> None:
     await put_agent(client, tenancy)
     ids = await write_all(client, tenancy, {"old": episode("Vacuum incident", 40)})
@@ -76,6 +79,11 @@ async def test_trimmed_episode_still_expands_to_its_full_text(
     archived = (await client.get(f"/memories/{ids['old']}", headers=tenancy.headers)).json()
     assert archived["state"] == "archived"
     assert archived["representations"]["full"] == before["representations"]["full"]
+    async with sessionmaker() as session:
+        memory = await session.get(Memory, uuid.UUID(ids["old"]))
+        assert memory is not None
+        whole = await ColdStorage(session).full_text(memory)
+    assert whole == before["representations"]["full"]["text"]
     # Erasing it takes its cold record too.
     erased = await client.delete(f"/memories/{ids['old']}", headers=tenancy.headers)
     assert erased.status_code == 204
@@ -183,9 +191,7 @@ async def test_another_tenants_agent_is_not_found(
     assert hidden.headers["content-type"] == "application/problem+json"
     changes = await client.get("/agents/newton/retention/changes", headers=other_tenancy.headers)
     assert changes.status_code == 404
-    restore = await client.post(
-        f"/agents/newton/memories/{ids['year']}/restore", headers=other_tenancy.headers
-    )
+    restore = await client.post(f"/memories/{ids['year']}/restore", headers=other_tenancy.headers)
     assert restore.status_code == 404
     assert await states(client, tenancy, ids) == {"year": "active"}
 

@@ -71,6 +71,8 @@ async def test_one_run_waits_per_agent_and_the_schedule_queues_one_per_interval(
     await asyncio.sleep(0.01)
     await queue_due_runs(sessionmaker, hourly)
     assert await jobs_of(sessionmaker, agent) == [("retention", "done"), ("retention", "queued")]
+    await worker.drain()  # the queue keeps the agent's latest run only
+    assert await jobs_of(sessionmaker, agent) == [("retention", "done")]
 
 
 @pytest.mark.committed

@@ -58,11 +58,27 @@ async def test_old_unconfirmed_fact_ranks_lower_and_keeps_its_data(
         "new",
         "The staging VPN listens on port 1194.",
     )
-    # Confirmed again, it ranks at its full score after the next run.
+    # Confirmed, it ranks at its full score at once, and the next run leaves it so.
     confirmed = await client.patch(
         f"/memories/{ids['stale']}", json={"action": "confirm"}, headers=tenancy.headers
     )
     assert confirmed.status_code == 200
-    fresh = await run(client, tenancy)
-    assert [(c["rule"], c["rank_factor"]) for c in fresh["changes"]] == [("fact_fresh", 1.0)]
     assert (await build_items(client, tenancy))[ids["stale"]]["components"]["retention"] == 1.0
+    assert (await run(client, tenancy))["changes"] == []
+
+
+async def test_a_reference_lifts_a_stale_facts_rank(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    old = days_before(400, datetime.now(UTC))
+    ids = await write_all(
+        client, tenancy, {"stale": fact("The staging VPN listens on port 1194.", occurred_at=old)}
+    )
+    assert [c["rule"] for c in (await run(client, tenancy))["changes"]] == ["fact_stale"]
+    expanded = await client.post(
+        "/context/expand", json={"memory_id": ids["stale"]}, headers=tenancy.headers
+    )
+    assert expanded.status_code == 200
+    assert (await build_items(client, tenancy))[ids["stale"]]["components"]["retention"] == 1.0
+    assert (await run(client, tenancy))["changes"] == []
