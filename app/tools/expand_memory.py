@@ -8,6 +8,7 @@ from pydantic import Field
 from app.core.errors import NotFound
 from app.core.fields import Id, RequestBody
 from app.memories.repository import MemoryRepository
+from app.retention.repository import ColdStorage
 from app.tools.types import Item, Reference, Section, ToolCall, ToolOutput
 
 DESCRIPTION = (
@@ -36,7 +37,9 @@ async def expand_memory(call: ToolCall, arguments: ExpandMemoryArguments) -> Too
             errors=[{"loc": ["body", "arguments", "memory_id"], "msg": "no such memory"}],
         )
     memory = found[0]
-    text = {"micro": memory.micro, "summary": memory.summary, "full": memory.full_text}
+    # An episode retention trimmed keeps its whole record in cold storage.
+    full = await ColdStorage(call.session).full_text(memory) if arguments.level == "full" else ""
+    text = {"micro": memory.micro, "summary": memory.summary, "full": full}
     title = (
         f"[memory {memory.id}] {memory.kind}, {memory.state}, "
         f"{memory.occurred_at:%Y-%m-%d} ({arguments.level}):"

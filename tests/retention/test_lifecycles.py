@@ -73,6 +73,14 @@ async def test_trimmed_episode_still_expands_to_its_full_text(
     assert "paged the storage team at 03:10" in after["representations"]["full"]["text"]
     assert after["fields"]["detail"] == before["fields"]["detail"]
     assert after["representations"]["summary"] == before["representations"]["summary"]
+    # The model's expand_memory tool reads the whole record too.
+    tool = await client.post(
+        "/agents/newton/tools/expand_memory",
+        json={"arguments": {"memory_id": ids["old"]}},
+        headers=tenancy.headers,
+    )
+    assert tool.status_code == 200, tool.text
+    assert "paged the storage team at 03:10" in tool.json()["content"]
     # Archived two months later, it still expands to the original, not to the trimmed record.
     later = await run(client, tenancy, now=(NOW + timedelta(days=60)).isoformat())
     assert [c["to_state"] for c in later["changes"]] == ["archived"]
