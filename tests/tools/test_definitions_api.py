@@ -21,7 +21,12 @@ async def test_the_definitions_are_openai_tools(
     tools = response.json()
     # Exactly the shape of the openai package's type for a chat request's `tools`.
     TypeAdapter(list[ChatCompletionToolParam]).validate_python(tools, strict=True)
-    assert [tool["function"]["name"] for tool in tools] == ["search_memory", "expand_memory"]
+    assert [tool["function"]["name"] for tool in tools] == [
+        "search_memory",
+        "expand_memory",
+        "expand_effort",
+        "effort_status",
+    ]
     for tool in tools:
         assert set(tool) == {"type", "function"}
         assert set(tool["function"]) == {"name", "description", "parameters"}
