@@ -7,7 +7,9 @@ from typing import Any
 import httpx
 
 from app.core.worker import Worker
-from tests.efforts.helpers import efforts, say
+from app.providers.container import Providers
+from tests.efforts.helpers import EFFORTS, build, efforts, say, shown
+from tests.efforts.test_proof_run import TOPICS, filler, setup, turn
 from tests.efforts.test_references import concluded_effort
 from tests.factories import Tenancy
 from tests.tools.calls import call, result
@@ -145,3 +147,34 @@ async def test_another_tenant_sees_no_effort(
         assert response.status_code == 404
         assert response.headers["content-type"] == PROBLEM
     assert (await efforts(client, tenancy))["e_1"]["state"] == "concluded"
+
+
+async def test_the_proof_runs_search_and_expansion_through_the_tools(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker, providers: Providers
+) -> None:
+    """Seed 002's turns 21-23 (tests/efforts/test_proof_run.py) with the model's tool calls in
+    place of the efforts API: the search finds evicted e_4 by its topic and brings its summary
+    back; expand_effort makes it raw."""
+    await setup(client, tenancy, worker)
+    await turn(client, tenancy, providers, "Recall e_1 and e_2 for me.", "Both done.")
+    for n in range(2, 21):
+        await say(client, tenancy, *filler(100 + n))
+    later = await turn(client, tenancy, providers, *(m for _, m in filler(121)))
+    assert shown(later)["e_4"] == "evicted"
+
+    asked = "What happened with the ledger migration to PostgreSQL?"
+    found = await result(client, tenancy, "search_memory", {"query": asked, "session_id": SESSION})
+    efforts_part = found["content"].split(f"Efforts of session {SESSION}:\n")[1]
+    assert efforts_part.startswith("- [effort e_4] Ledger migration: concluded, not in context, ")
+    listed = (await client.get(EFFORTS, headers=tenancy.headers)).json()
+    e_4 = listed["items"][3]
+    assert e_4["in_working_memory"]  # the search referred to it: back in context
+    assert e_4["last_referenced_turn"] == listed["turn"]
+    assert shown(await build(client, tenancy, providers))["e_4"] == "summary"
+
+    arguments = {"session_id": SESSION, "effort_id": "e_4"}
+    expanded = await result(client, tenancy, "expand_effort", arguments)
+    assert TOPICS[3][1] in expanded["content"]
+    after = await build(client, tenancy, providers, "Show me every detail of it.")
+    assert shown(after)["e_4"] == "raw"
+    assert TOPICS[3][1] in [m["content"] for m in after["messages"]]
