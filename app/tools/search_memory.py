@@ -1,5 +1,5 @@
 """The search_memory tool: what the agent knows about a topic, by meaning and by words, from
-every source in `SOURCES` (memories; with a session, its earlier messages)."""
+every source in `SOURCES` (memories; with a session, its efforts and earlier messages)."""
 
 from collections.abc import Awaitable, Callable
 from typing import Annotated
@@ -48,13 +48,13 @@ class SearchMemoryArguments(RequestBody):
     )
     session_id: Annotated[str, Field(pattern=SESSION_NAME_PATTERN)] | None = Field(
         default=None,
-        description="The current conversation's session id: its earlier messages that are no "
-        "longer in the context are searched too.",
+        description="The current conversation's session id: its efforts and its earlier "
+        "messages that are no longer in the context are searched too.",
     )
     limit: Annotated[int, Field(ge=1, le=20), WholeNumber] | None = Field(
         default=None,
-        description="At most this many memories, and as many messages (default 5, or as "
-        "configured).",
+        description="At most this many memories, and as many efforts and messages (default "
+        "5, or as configured).",
     )
 
 
