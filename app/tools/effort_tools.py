@@ -26,8 +26,8 @@ EXPAND_DESCRIPTION = (
     "when an effort's summary is not enough to answer."
 )
 STATUS_DESCRIPTION = (
-    "The conversation's efforts (pieces of work) with their state, title, summary and the "
-    "turn each was last referenced; with effort_id, that one only."
+    "The conversation's efforts (pieces of work), newest first, with their state, title, "
+    "summary and the turn each was last referenced; with effort_id, that one only."
 )
 SessionId = Annotated[str, Field(pattern=SESSION_NAME_PATTERN)]
 EffortId = Annotated[str, Field(pattern=EFFORT_ID_PATTERN)]
@@ -126,8 +126,9 @@ async def effort_status(call: ToolCall, arguments: EffortStatusArguments) -> Too
         return ToolOutput((Section(f"Effort of session {arguments.session_id}:", (item,), ""),))
     await conversation_of(call, arguments.session_id)
     listed = await service.list_efforts(call.session, call.tenant, where, settings)
-    items = tuple(Item(effort_line(read)) for read in listed.items)
-    title = f"Efforts of session {arguments.session_id} (turn {listed.turn}):"
+    # Newest first: when they do not all fit, the oldest are left out.
+    items = tuple(Item(effort_line(read)) for read in reversed(listed.items))
+    title = f"Efforts of session {arguments.session_id}, newest first (turn {listed.turn}):"
     empty = f"Session {arguments.session_id} has no efforts."
     return ToolOutput(
         (Section(title, items, empty),),

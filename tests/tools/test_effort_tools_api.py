@@ -8,7 +8,7 @@ import httpx
 
 from app.core.worker import Worker
 from app.providers.container import Providers
-from tests.efforts.helpers import EFFORTS, build, efforts, say, shown
+from tests.efforts.helpers import EFFORTS, build, efforts, open_effort, say, shown
 from tests.efforts.test_proof_run import TOPICS, filler, setup, turn
 from tests.efforts.test_references import concluded_effort
 from tests.factories import Tenancy
@@ -77,13 +77,19 @@ async def test_effort_status_lists_the_efforts_or_one(
 ) -> None:
     await concluded_effort(client, tenancy, worker)
     listed = await result(client, tenancy, "effort_status", {"session_id": SESSION})
-    assert listed["content"].startswith(f"Efforts of session {SESSION} (turn 2):")
+    assert listed["content"].startswith(f"Efforts of session {SESSION}, newest first (turn 2):")
     assert (
         "- [effort e_1] Invoice report speed: concluded, in context, last referenced at "
         in (listed["content"])
     )
     assert "turn 2, 4 messages." in listed["content"]
     assert listed["references"] == []  # a listing refers to none of them
+    await open_effort(client, tenancy, "Sailing trip", "Charter a catamaran for the islands.")
+    listed = await result(client, tenancy, "effort_status", {"session_id": SESSION})
+    lines = listed["content"].splitlines()
+    assert lines[1].startswith("- [effort e_2] Sailing trip: open, in context, ")
+    assert "(no summary yet)" in lines[1]
+    assert lines[2].startswith("- [effort e_1] Invoice report speed: ")
     one = await result(
         client, tenancy, "effort_status", {"session_id": SESSION, "effort_id": "e_1"}
     )
