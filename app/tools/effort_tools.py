@@ -2,13 +2,14 @@
 in the result) and effort_status (a session's efforts, or one). What they show of an effort is
 a reference to it at the session's turn (`count_references`, through efforts' `reference`)."""
 
+import contextlib
 import uuid
 from collections.abc import Sequence
 from typing import Annotated
 
 from pydantic import Field
 
-from app.core.errors import NotFound
+from app.core.errors import Conflict, NotFound
 from app.core.fields import RequestBody
 from app.efforts import service
 from app.efforts.models import SessionEffort
@@ -93,10 +94,13 @@ async def expand_effort(call: ToolCall, arguments: ExpandEffortArguments) -> Too
     effort = await _effort(call, arguments.session_id, arguments.effort_id)
     where = service.Where(call.agent.name, arguments.session_id)
     settings = call.engine.settings.efforts
+    expanded = None
     if effort.state == "concluded":
-        expanded = await service.expand_effort(
-            call.session, call.tenant, where, arguments.effort_id, settings
-        )
+        with contextlib.suppress(Conflict):  # expanded by a call just before: raw already
+            expanded = await service.expand_effort(
+                call.session, call.tenant, where, arguments.effort_id, settings
+            )
+    if expanded is not None:
         read, messages = expanded.effort, expanded.messages
         decay = settings.expanded_decay_turns
         said = f"expanded: its messages are in your context until {decay} turns pass unreferenced"

@@ -70,6 +70,14 @@ async def test_expand_effort_loads_its_messages_and_shows_them(
     short = await result(client, tenancy, "expand_effort", arguments, max_tokens=64)
     assert short["tokens"] <= 64
     assert short["left_out"] > 0
+    # An open effort is raw already: shown, still open.
+    await open_effort(client, tenancy, "Sailing trip")
+    await say(client, tenancy, ("user", "Which islands first?"))
+    arguments = {"session_id": SESSION, "effort_id": "e_2"}
+    opened = await result(client, tenancy, "expand_effort", arguments)
+    assert opened["content"].startswith("[effort e_2] Sailing trip (open: its messages are in ")
+    assert "- [message seq 4] user: Which islands first?" in opened["content"]
+    assert (await efforts(client, tenancy))["e_2"]["state"] == "open"
 
 
 async def test_effort_status_lists_the_efforts_or_one(
