@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from pydantic import BaseModel, JsonValue, ValidationError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.repository import ContextRepository
 from app.core.errors import InvalidInput
-from app.tools import expand_memory, search_memory
+from app.tools import effort_tools, expand_memory, search_memory
 from app.tools.types import ReferenceKind, ToolCall, ToolOutput
 
 Arguments = TypeVar("Arguments", bound=BaseModel)
@@ -116,18 +115,31 @@ TOOLS: tuple[Tool, ...] = (
         expand_memory.ExpandMemoryArguments,
         expand_memory.expand_memory,
     ),
+    define(
+        "expand_effort",
+        effort_tools.EXPAND_DESCRIPTION,
+        effort_tools.ExpandEffortArguments,
+        effort_tools.expand_effort,
+    ),
+    define(
+        "effort_status",
+        effort_tools.STATUS_DESCRIPTION,
+        effort_tools.EffortStatusArguments,
+        effort_tools.effort_status,
+    ),
 )
 
 
-async def _count_memory_references(session: AsyncSession, memory_ids: Sequence[uuid.UUID]) -> None:
-    await ContextRepository(session).record_references(memory_ids)
+async def _count_memory_references(call: ToolCall, memory_ids: Sequence[uuid.UUID]) -> None:
+    await ContextRepository(call.session).record_references(memory_ids)
 
 
 # How a result's references of each kind are counted (a memory's as feedback counts them: its
-# usage in ranking); a kind with no entry is not counted.
+# usage in ranking; an effort's at its session's turn, keeping it in working memory); a kind
+# with no entry is not counted.
 REFERENCE_COUNTERS: Mapping[
-    ReferenceKind, Callable[[AsyncSession, Sequence[uuid.UUID]], Awaitable[None]]
-] = {"memory": _count_memory_references}
+    ReferenceKind, Callable[[ToolCall, Sequence[uuid.UUID]], Awaitable[None]]
+] = {"memory": _count_memory_references, "effort": effort_tools.count_references}
 
 
 def find(name: str) -> Tool | None:

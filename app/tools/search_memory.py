@@ -1,5 +1,5 @@
 """The search_memory tool: what the agent knows about a topic, by meaning and by words, from
-every source in `SOURCES` (memories; with a session, its earlier messages)."""
+every source in `SOURCES` (memories; with a session, its efforts and earlier messages)."""
 
 from collections.abc import Awaitable, Callable
 from typing import Annotated
@@ -16,12 +16,14 @@ from app.tools.types import Section, ToolCall, ToolOutput
 
 DESCRIPTION = (
     "Search the agent's long-term memory (decisions, facts, procedures, episodes) by meaning "
-    "and by words; with session_id, also that conversation's earlier messages that are no "
+    "and by words; with session_id, also that conversation's efforts (finished pieces of work, "
+    "by topic, those no longer in the context too) and its earlier messages that are no "
     "longer in the context. Use it when the user asks about something not shown in your "
     "context. Returns the best matches, each with its id; expand_memory(memory_id) gives a "
-    "memory's full text."
+    "memory's full text, expand_effort(session_id, effort_id) an effort's messages."
 )
 HINT = "expand_memory(memory_id) returns a memory's full text."
+EFFORT_HINT = "expand_effort(session_id, effort_id) loads an effort's messages into your context."
 # Said when the query has no embedding (the provider down or late): found by words alone.
 WORDS_ONLY = "(Matched by words only: search by meaning is unavailable right now.)"
 
@@ -46,19 +48,23 @@ class SearchMemoryArguments(RequestBody):
     )
     session_id: Annotated[str, Field(pattern=SESSION_NAME_PATTERN)] | None = Field(
         default=None,
-        description="The current conversation's session id: its earlier messages that are no "
-        "longer in the context are searched too.",
+        description="The current conversation's session id: its efforts and its earlier "
+        "messages that are no longer in the context are searched too.",
     )
     limit: Annotated[int, Field(ge=1, le=20), WholeNumber] | None = Field(
         default=None,
-        description="At most this many memories, and as many messages (default 5, or as "
-        "configured).",
+        description="At most this many memories, and as many efforts and messages (default "
+        "5, or as configured).",
     )
 
 
 Source = Callable[[ToolCall, SearchQuery], Awaitable[Section | None]]
 # Where search_memory looks, in the order its result shows them; None: nothing to say.
-SOURCES: tuple[Source, ...] = (search_sources.memories, search_sources.messages)
+SOURCES: tuple[Source, ...] = (
+    search_sources.memories,
+    search_sources.efforts,
+    search_sources.messages,
+)
 
 
 async def search_memory(call: ToolCall, arguments: SearchMemoryArguments) -> ToolOutput:
@@ -73,5 +79,11 @@ async def search_memory(call: ToolCall, arguments: SearchMemoryArguments) -> Too
         session_id=arguments.session_id,
     )
     sections = [await source(call, query) for source in SOURCES]
-    hint = HINT if query.vector is not None else f"{WORDS_ONLY}\n{HINT}"
-    return ToolOutput(tuple(s for s in sections if s is not None), hint)
+    shown = tuple(s for s in sections if s is not None)
+    efforts = any(i.reference and i.reference.kind == "effort" for s in shown for i in s.items)
+    hints = [
+        *([WORDS_ONLY] if query.vector is None else []),
+        HINT,
+        *([EFFORT_HINT] if efforts else []),
+    ]
+    return ToolOutput(shown, "\n".join(hints))

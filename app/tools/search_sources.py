@@ -1,6 +1,7 @@
 """What search_memory looks through, one source each: the agent's memories (the build's hybrid
-search, ranking and relevance gate) and, with a session, its earlier messages (the build's
-recall statement, by words and by meaning). Each returns a `Section`, best first."""
+search, ranking and relevance gate) and, with a session, its efforts (efforts' search, by words
+or id) and its earlier messages (the build's recall statement, by words and by meaning). Each
+returns a `Section`, best first."""
 
 from app.context.fill import Rules
 from app.context.gate import admissions
@@ -10,7 +11,10 @@ from app.context.recall import words_needed
 from app.context.search import SearchRepository
 from app.context.search_sql import Neighbours
 from app.context.types import Candidate, Frame
+from app.efforts.repository import EffortRepository
+from app.efforts.service import Where, search_efforts
 from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
+from app.tools.effort_tools import effort_line
 from app.tools.repository import ToolRepository
 from app.tools.search_query import SearchQuery
 from app.tools.types import Item, Reference, Section, ToolCall
@@ -85,3 +89,29 @@ async def messages(call: ToolCall, query: SearchQuery) -> Section | None:
     ids = await ToolRepository(call.session).message_ids(conversation.id, [r.seq for r in rows])
     items = tuple(Item(message_line(row), Reference("message", ids[row.seq])) for row in rows)
     return Section(title, items, empty)
+
+
+async def efforts(call: ToolCall, query: SearchQuery) -> Section | None:
+    """With a session that has efforts: those the query finds by the words of their title,
+    goal and summary, or by their id (`e_4`), evicted ones too, best first, at most `limit`.
+    None without a session, or with one that has no effort."""
+    if query.session_id is None:
+        return None
+    conversation = await SessionRepository(call.session).get(call.agent.id, query.session_id)
+    if conversation is None:
+        return None
+    numbers = {
+        e.effort_id: e.id for e in await EffortRepository(call.session).for_session(conversation.id)
+    }
+    if not numbers:
+        return None
+    where = Where(call.agent.name, query.session_id)
+    found = await search_efforts(
+        call.session, call.tenant, where, query.text, query.limit, call.engine.settings.efforts
+    )
+    items = tuple(
+        Item(effort_line(f.effort), Reference("effort", numbers[f.effort.effort_id]))
+        for f in found.items
+    )
+    title = f"Efforts of session {query.session_id}:"
+    return Section(title, items, f'No effort of session {query.session_id} matches "{query.text}".')

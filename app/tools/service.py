@@ -44,13 +44,13 @@ async def list_tools(
     ]
 
 
-async def count_references(session: AsyncSession, references: Sequence[Reference]) -> None:
+async def count_references(call: ToolCall, references: Sequence[Reference]) -> None:
     """Count what a result shows as referenced, each kind by its `registry.REFERENCE_COUNTERS`
     entry (a kind without one, such as a message, has no counter)."""
     for kind, counter in registry.REFERENCE_COUNTERS.items():
         ids = [r.id for r in references if r.kind == kind]
         if ids:
-            await counter(session, ids)
+            await counter(call, ids)
 
 
 def _unknown(name: str) -> NotFound:
@@ -109,7 +109,7 @@ async def call_tool(
         output = await tool.run(call, parse_arguments(request.arguments))
         limit = request.max_tokens or settings.max_tokens
         fitted = await asyncio.to_thread(fit, tokens, output, limit)
-        await count_references(session, fitted.references)
+        await count_references(call, fitted.references)
         outcome = "ok"
     except DomainError as exc:
         outcome = {404: "not_found", 422: "invalid"}.get(exc.status, "error")

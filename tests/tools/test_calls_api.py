@@ -72,7 +72,12 @@ async def test_an_unknown_tool_is_404(client: httpx.AsyncClient, tenancy: Tenanc
     response = await call(client, tenancy, "search_efforts_v9", {"query": "x"})
     assert response.status_code == 404
     assert response.headers["content-type"] == PROBLEM
-    assert response.json()["tools"] == ["search_memory", "expand_memory"]
+    assert response.json()["tools"] == [
+        "search_memory",
+        "expand_memory",
+        "expand_effort",
+        "effort_status",
+    ]
 
 
 @pytest.mark.parametrize(

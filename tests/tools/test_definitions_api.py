@@ -21,7 +21,12 @@ async def test_the_definitions_are_openai_tools(
     tools = response.json()
     # Exactly the shape of the openai package's type for a chat request's `tools`.
     TypeAdapter(list[ChatCompletionToolParam]).validate_python(tools, strict=True)
-    assert [tool["function"]["name"] for tool in tools] == ["search_memory", "expand_memory"]
+    assert [tool["function"]["name"] for tool in tools] == [
+        "search_memory",
+        "expand_memory",
+        "expand_effort",
+        "effort_status",
+    ]
     for tool in tools:
         assert set(tool) == {"type", "function"}
         assert set(tool["function"]) == {"name", "description", "parameters"}
@@ -43,6 +48,12 @@ async def test_the_definitions_are_openai_tools(
     expand = tools[1]["function"]["parameters"]
     assert expand["required"] == ["memory_id"]
     assert expand["properties"]["level"]["enum"] == ["micro", "summary", "full"]
+    expand_effort = tools[2]["function"]["parameters"]
+    assert expand_effort["required"] == ["session_id", "effort_id"]
+    assert expand_effort["properties"]["effort_id"]["pattern"] == "^e_[1-9][0-9]{0,8}$"
+    status = tools[3]["function"]["parameters"]
+    assert status["required"] == ["session_id"]
+    assert status["properties"]["effort_id"]["type"] == "string"  # optional: no null branch
 
 
 async def test_the_definitions_fit_the_default_tools_reserve(
