@@ -79,7 +79,7 @@ async def working_history(
     evicted = sum(1 for e in efforts if placed[e.effort_id] == "evicted")
     text, count = context
     choice, fit = await asyncio.to_thread(
-        choose, tokens, rows, window, (text, count), wanted, evicted, available
+        choose, tokens, rows, window, (text, count), wanted, evicted, available, conversation.name
     )
     read = _read(efforts, placed, fit, choice, rows, turn) | {
         "ambient_window": settings.ambient_window,
@@ -96,6 +96,7 @@ def choose(
     wanted: list[EffortView],
     evicted: int,
     available: int,
+    session: str,
 ) -> tuple[HistoryChoice, EffortsFit]:
     """The history in what the context leaves, the efforts' part in what the context and the
     sinks and fresh tail leave, and the history again in what that leaves."""
@@ -104,7 +105,7 @@ def choose(
     sinks, tail = window.sinks, window.fresh_tail
     choice = select_history(tokens, messages, available - count, sinks=sinks, fresh_tail=tail)
     room = available - protected_tokens(tokens, choice)
-    fit = fit_efforts(tokens, text, count, wanted, evicted, room)
+    fit = fit_efforts(tokens, text, count, wanted, evicted, room, session)
     if fit.added:
         again = select_history(
             tokens,

@@ -67,17 +67,19 @@ def effort_line(effort: EffortView) -> str:
     return f"[effort {effort.name} concluded: {effort.title}] {body}"
 
 
-def memory_note(hidden: int) -> str:
-    """Seed 002's "## Memory" paragraph: older efforts exist, and how to find them."""
+def memory_note(hidden: int, session: str) -> str:
+    """Seed 002's "## Memory" paragraph: older efforts exist, and how to find them (the tools
+    take the session's id, which the model has no other way to know)."""
     efforts = "effort is" if hidden == 1 else "efforts are"
     return (
         f"{MEMORY_HEADER}\nConcluded effort summaries are shown only while recently referenced; "
-        f"{hidden} older {efforts} still stored. Use search_memory(query) to find past efforts "
-        "not shown here, then expand_effort(effort_id) for their full messages."
+        f"{hidden} older {efforts} still stored. Use search_memory(query, "
+        f'session_id="{session}") to find past efforts not shown here, then '
+        f'expand_effort(session_id="{session}", effort_id) for their full messages.'
     )
 
 
-def section(shown: Sequence[EffortView], hidden: int) -> str:
+def section(shown: Sequence[EffortView], hidden: int, session: str) -> str:
     """The efforts' part of the context: the summaries shown, in effort order, and the note
     when `hidden` efforts are not shown."""
     parts = []
@@ -85,7 +87,7 @@ def section(shown: Sequence[EffortView], hidden: int) -> str:
         ordered = sorted(shown, key=lambda effort: int(effort.name.removeprefix("e_")))
         parts.append("\n".join([EFFORTS_HEADER, *(effort_line(e) for e in ordered)]))
     if hidden:
-        parts.append(memory_note(hidden))
+        parts.append(memory_note(hidden, session))
     return SEPARATOR.join(parts)
 
 
@@ -109,13 +111,14 @@ def fit_efforts(
     wanted: Sequence[EffortView],
     evicted: int,
     room: int,
+    session: str,
 ) -> EffortsFit:
     """The summaries `wanted` (best first) that fit with the context in `room` tokens, and the
     note when `evicted` efforts (or any that did not fit) are not shown; the whole text is
     counted again at each step (tokens do not add up across a join)."""
 
     def joined(shown: Sequence[EffortView], hidden: int) -> str:
-        part = section(shown, hidden)
+        part = section(shown, hidden, session)
         return SEPARATOR.join(p for p in (context, part) if p) if part else context
 
     chosen: list[EffortView] = []

@@ -61,15 +61,17 @@ def test_the_section_shows_the_best_that_fit_and_says_what_is_hidden(
 ) -> None:
     tokens = token_counter.bound("o200k_base")
     wanted = [effort(2, summary="two " * 5), effort(1, summary="one " * 400)]
-    fit = fit_efforts(tokens, "ctx", 1, wanted, evicted=3, room=200)
+    fit = fit_efforts(tokens, "ctx", 1, wanted, evicted=3, room=200, session="chat-2")
     assert [e.name for e in fit.shown] == ["e_2"]
     assert [e.name for e in fit.dropped] == ["e_1"]
     assert fit.note
     assert fit.text.startswith(f"ctx\n\n{EFFORTS_HEADER}\n{effort_line(wanted[0])}")
     assert "4 older efforts are still stored" in fit.text
     assert MEMORY_HEADER in fit.text
+    # The tools need the session's id, and the model learns it here.
+    assert 'search_memory(query, session_id="chat-2")' in fit.text
     assert fit.tokens == tokens.count(fit.text) <= 200
-    nothing = fit_efforts(tokens, "ctx", 1, wanted, evicted=3, room=1)
+    nothing = fit_efforts(tokens, "ctx", 1, wanted, evicted=3, room=1, session="chat-2")
     assert (nothing.text, nothing.tokens, nothing.note) == ("ctx", 1, False)
 
 
@@ -99,7 +101,7 @@ def test_working_memory_never_exceeds_available(
     window = WindowSettings(sinks=2, fresh_tail=4)
     context_tokens = tokens.count(context)
     choice, fit = choose(
-        tokens, rows, window, (context, context_tokens), wanted, evicted, available
+        tokens, rows, window, (context, context_tokens), wanted, evicted, available, "chat-1"
     )
     assert fit.tokens == tokens.count(fit.text)
     if fit.added:
