@@ -240,16 +240,19 @@ async def search_efforts(
     settings: EffortSettings,
     embedder: GuardedEmbedder | None = None,
     deadline: float | None = None,
+    vector: Embedding | None = None,
 ) -> EffortSearchResult:
     """The session's efforts (evicted ones too) whose title, goal or summary hold the query's
     words (stemmed), that it names (`e_4`), or, with an `embedder`, one of whose messages is at
     least `search_min_similarity` close to it in meaning; best first (`search.fuse`), at most
-    `limit`. Searching is not a reference: a tool that shows the results calls `reference` for
+    `limit`; `vector`, the query's when the caller has it, spares embedding it again.
+    Searching is not a reference: a tool that shows the results calls `reference` for
     the ones it returns."""
     conversation = await _session(session, tenant, where, lock=False)
     repository = EffortRepository(session)
     words = await repository.search(conversation.id, query, limit)
-    vector = await _query_vector(embedder, query, deadline) if embedder else None
+    if vector is None and embedder is not None:
+        vector = await _query_vector(embedder, query, deadline)
     meaning = (
         await repository.by_meaning(conversation.id, vector, settings.search_min_similarity, limit)
         if vector is not None

@@ -106,8 +106,9 @@ async def efforts(call: ToolCall, query: SearchQuery) -> Section | None:
     if not numbers:
         return None
     where = Where(call.agent.name, query.session_id)
+    settings = call.engine.settings.efforts
     found = await search_efforts(
-        call.session, call.tenant, where, query.text, query.limit, call.engine.settings.efforts
+        call.session, call.tenant, where, query.text, query.limit, settings, vector=query.vector
     )
     items = tuple(
         Item(effort_line(f.effort), Reference("effort", numbers[f.effort.effort_id]))

@@ -119,3 +119,16 @@ async def test_search_finds_an_effort_by_the_meaning_of_its_messages(
         f"{EFFORTS}/search", params={"query": "quarterly tax filing"}, headers=tenancy.headers
     )
     assert unrelated.json()["items"] == []
+    # The model's search_memory finds it the same way, with the query's vector it made once.
+    tool = await client.post(
+        "/agents/newton/tools/search_memory",
+        json={
+            "arguments": {
+                "query": "a summer boat vacation on the Adriatic sea",
+                "session_id": "work-1",
+            }
+        },
+        headers=tenancy.headers,
+    )
+    assert tool.status_code == 200, tool.text
+    assert "[effort e_1] Holiday" in tool.json()["content"]
