@@ -1,7 +1,7 @@
 """Bounded working context (seed 002, issue 18) over HTTP, in one service: the design's proof run
 with the working-memory tokens at each step, then 1,000 turns with 200 efforts (a build per
 turn): the working-memory tokens' ceiling and curve, and whether every evicted effort is found
-by the efforts' search from its topic."""
+by the model's search_memory tool from its topic."""
 
 import asyncio
 import statistics

@@ -3,6 +3,7 @@ expanded and searched, messages appended, and a build per user turn read for its
 (the efforts' part of the context and the history's messages)."""
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,8 @@ from app.providers.tokenizer import TokenCounter
 from bench.client import ApiClient, ApiError
 
 AGENT = "bounded"
+# An effort as search_memory's result lists it: `- [effort e_4] title: …`.
+_EFFORT_LINE = re.compile(r"^- \[effort (e_\d+)\]", re.MULTILINE)
 # A window wide enough that no build is cut by its budget: what bounds working memory here is
 # eviction, not the window (the promise is checked at every build all the same).
 TOTAL, SYSTEM_RESERVE, TOOLS_RESERVE = 16_000, 1_000, 500
@@ -76,8 +79,15 @@ class BoundedSession:
         return items
 
     async def search(self, query: str, limit: int = 5) -> list[str]:
-        found = await self._call("GET", "/efforts/search", params={"query": query, "limit": limit})
-        return [item["effort"]["effort_id"] for item in found["items"]]
+        """The efforts the model's `search_memory` tool shows for `query`, in its order (a
+        call that shows an effort is a reference to it, as the model's would be)."""
+        arguments = {"query": query, "session_id": self.session_id, "limit": limit}
+        response = await self.api.http.post(
+            f"/agents/{AGENT}/tools/search_memory", json={"arguments": arguments}
+        )
+        if response.status_code >= 400:
+            raise ApiError(f"search_memory: {response.status_code} {response.text[:300]}")
+        return _EFFORT_LINE.findall(response.json()["content"])
 
     async def build(self, text: str, counter: TokenCounter) -> Step:
         """A build for `text`, read as a Step (`counter`: the service's tokenizer)."""
