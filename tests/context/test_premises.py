@@ -16,7 +16,7 @@ from app.providers.tokenizer import ENCODINGS, TokenCounter
 from tests.context.builders import candidate, content, ranked_by_settings
 
 KAFKA = "Why did the Kafka cluster crash?"
-SIMILAR = 0.75
+SIMILAR = 0.6
 
 
 def premise_of(text: str) -> Premise:
@@ -105,6 +105,15 @@ def test_memories_about_the_subject_that_record_no_crash_leave_it_unsupported() 
 def test_a_memory_that_records_the_event_bears_the_premise_out(record: str) -> None:
     ranked = facts("The Kafka cluster runs three brokers.", record)
     assert judge(premise_of(KAFKA), ranked, SIMILAR) == "supported"
+
+
+def test_an_event_word_no_memory_found_holds_leaves_a_half_true_premise_unsupported() -> None:
+    painted = "Melanie: I painted a sunrise over the lake last week."
+    ranked = ranked_by_settings([candidate("episode", painted, painted, 0.5)])
+    assert judge(premise_of("When did Melanie paint a sunrise?"), ranked, SIMILAR) == "supported"
+    flag = judge(premise_of("When did Melanie paint a lighthouse?"), ranked, SIMILAR)
+    assert isinstance(flag, Flagged)
+    assert flag.status == "unsupported"
 
 
 def test_a_memory_that_denies_the_event_contradicts_it() -> None:
