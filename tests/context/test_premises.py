@@ -142,6 +142,19 @@ def test_a_negation_or_a_name_elsewhere_does_not_flag_a_recorded_event(record: s
     assert judge(premise_of(question), ranked, SIMILAR) == "supported"
 
 
+@pytest.mark.parametrize(
+    ("question", "record"),
+    [
+        ("Where did Oliver hide his bone?", "Melanie: Oliver hid his bone in my slipper once!"),
+        ("When did Gina design the hoodies?", "Gina: This hoodie is from the line I designed."),
+        ("When did Ann study law?", "Ann: I studied law in Leeds."),
+    ],
+)
+def test_every_form_of_a_word_finds_it(question: str, record: str) -> None:
+    ranked = ranked_by_settings([candidate("episode", record, record, 0.3)])
+    assert judge(premise_of(question), ranked, SIMILAR) == "supported"
+
+
 def test_a_memory_very_close_to_the_input_bears_it_out_whatever_its_words() -> None:
     ranked = facts("The Kafka cluster went belly up at noon.", semantic=0.9)
     assert judge(premise_of(KAFKA), ranked, SIMILAR) == "supported"
