@@ -215,3 +215,17 @@ def test_the_note_is_inside_the_budget_or_left_out(
     assert noted.in_context == text.endswith(checked.note())
     if budget >= 400:  # a tenth of it holds the note's line
         assert noted.in_context
+
+
+PIECES = [*"abcXYZ '\u2019-?.,;!\n", "Why did ", "when was ", "the ", "Kafka ", "crash", "of "]
+PIECES += ["since ", "we ", "outage", "ed ", "It ", "How does ", "Melanie's ", "and "]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_any_input_is_read_without_error_and_its_premises_can_be_judged(text: str) -> None:
+    ranked = facts("The Kafka cluster never crashed.", "We moved off Kafka.")
+    for premise in presuppositions(text):
+        assert premise.event
+        verdict = judge(premise, ranked, SIMILAR)
+        assert isinstance(verdict, Flagged) or verdict in ("supported", "unknown")
