@@ -74,6 +74,8 @@ def test_the_premise_of_a_question_is_found_by_rules(
         "List the open incidents.",
         "Why did it crash?",  # whose crash, the words do not say
         "What caused the outage?",
+        "How do I fix the login bug?",  # a way to do it, not something that happened
+        "How does the billing service retry failed payments?",
     ],
 )
 def test_an_input_without_a_checkable_premise_has_none(text: str) -> None:
