@@ -78,7 +78,7 @@ STOP = frozenset((
     "really", "just", "still", "again", "ever", "even", "only", "not", "there", "here", "up",
     "out", "off", "together", "around", "back", "away", "between", "own", "much", "many",
     "how", "why", "when", "where", "while", "if", "because", "against", "within", "across",
-    "along", "among", "toward", "towards", "upon", "via", "per", "like"
+    "along", "among", "toward", "towards", "upon", "via", "per", "like", "once"
 ))  # fmt: skip
 # Verbs that say nothing of what happened: "When did Caroline go to the support group?" rests
 # on the support group, not on going.
@@ -106,17 +106,22 @@ NEGATIONS = frozenset(("not", "never", "no", "without", "didn", "wasn", "hasn", 
 
 @functools.lru_cache(maxsize=65536)  # a memory's words come again and again
 def stem(word: str) -> str:
-    """A word's base, enough to tell that "crashed", "crashes" and "crash" are one word."""
+    """A word's base, enough to tell that "crashed", "crashes" and "crash" are one word, and
+    "hid" and "hide", "hoodies" and "hoodie", "studied" and "study"."""
     word = word.lower().removesuffix("'s")
-    if (base := IRREGULAR.get(word)) is not None:
-        return base
-    for suffix, replacement in (("ation", "at"), ("ies", "y"), ("ied", "y"), ("ing", ""),
+    return _regular(IRREGULAR.get(word, word))
+
+
+def _regular(word: str) -> str:
+    for suffix, replacement in (("ation", "at"), ("ies", "i"), ("ied", "i"), ("ing", ""),
                                 ("ed", ""), ("es", ""), ("s", "")):  # fmt: skip
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)] + replacement
             break
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
         word = word[:-1]  # "stopped" -> "stopp" -> "stop"
+    if len(word) > 3 and word.endswith("y") and word[-2] not in "aeiou":
+        word = word[:-1] + "i"  # "study" -> "studi", as "studies" and "studied"
     return word[:-1] if len(word) > 3 and word.endswith("e") else word
 
 

@@ -4,12 +4,15 @@ The input's presuppositions (`presuppositions.py`) are held against the memories
 search found already, by their words (forms and the other words of an event,
 `premise_words.py`) and their similarity to the input. A premise is
 
-- supported, when a memory about its subject says its event (or is at least
-  `CE_CONTEXT__PREMISE_SUPPORT_SIMILARITY` similar to the input): nothing is said;
+- supported, when a memory about its subject says its event and every word of the event is in
+  some memory found (or a memory is at least `CE_CONTEXT__PREMISE_SUPPORT_SIMILARITY` similar
+  to the input: a paraphrase, "a talk at the school" for "a speech at the school"): nothing is
+  said;
 - contradicted, when the memories that say it say it did not happen ("never crashed"), or
   when the only fact that says it is one the search leaves out: invalidated or superseded
   (read by one statement, only for a premise the search did not bear out);
-- unsupported, when memories are about its subject but none says its event.
+- unsupported, when memories are about its subject but none says its event, or a word of its
+  event is in none of the memories found (the search looked for every word of the input).
 
 A premise whose subject no memory is about is not judged: the agent knows nothing either way.
 Each flagged premise is a line of the context's note, inside the build's budget.
@@ -98,6 +101,13 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
     return raw, said, frozenset(said)
 
 
+def _unheard(premise: Premise, heard: Sequence[frozenset[str]]) -> bool:
+    """Whether a word of the premise's event is in none of the memories found. The search looked
+    for every word of the input, so no memory of the agent is likely to hold it: "When did
+    Melanie paint a lighthouse?" of a Melanie who painted sunrises."""
+    return any(all(concept(word).isdisjoint(words) for words in heard) for word in premise.event)
+
+
 def _quoted(text: str) -> str:
     line = " ".join(text.split()).rstrip(".")
     return line if len(line) <= 160 else line[:157].rstrip() + "…"
@@ -110,7 +120,7 @@ def _said(premise: Premise) -> str:
 def judge(premise: Premise, ranked: Sequence[Scored], similar: float) -> Flagged | Unflagged:
     """A premise against the build's candidates: a flag when they deny it or are about its
     subject without recording it; else whether they bear it out or know nothing of it."""
-    about, saying, close = [], [], False
+    about, saying, close, heard = [], [], False, []
     for scored in ranked[:CHECKED]:
         candidate = scored.candidate
         close = close or (candidate.semantic or 0.0) >= similar
@@ -118,6 +128,7 @@ def judge(premise: Premise, ranked: Sequence[Scored], similar: float) -> Flagged
         if text is not candidate.summary:
             text = f"{text}\n{candidate.summary}"
         raw, said, words = _read(f"{text}\n{candidate.excerpt or ''}")
+        heard.append(words)
         if _about(premise, words):
             about.append(candidate.memory_id)
             if _says(premise, words):
@@ -128,7 +139,7 @@ def judge(premise: Premise, ranked: Sequence[Scored], similar: float) -> Flagged
             f"Note: memory says otherwise of the premise {_said(premise)}: {_quoted(saying[0][2])}"
         )
         return Flagged(premise, "contradicted", tuple(i for i, _d, _t in saying), line + ".")
-    if saying or close:
+    if close or (saying and not _unheard(premise, heard)):
         return "supported"
     if not about:
         return "unknown"

@@ -14,7 +14,7 @@ from app.context.premise_words import IRREGULAR, STOP, content_words, past_tense
 
 MAX_PREMISES = 3
 _QUESTION = re.compile(
-    r"\b(?:why|when|how|where|how come)\s+(did|does|do|has|have|had|was|were)\s+(.+)$",
+    r"\b(why|when|how|where)\s+(did|does|do|has|have|had|was|were)\s+(.+)$",
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r"\b(?:after|since|before|because|now that|ever since)\s+(.+)$", re.IGNORECASE)
@@ -87,11 +87,13 @@ def _subject_end(words: list[str], participle: bool) -> int:
     return len(words) - 1
 
 
-def _question(auxiliary: str, rest: str) -> Premise | None:
+def _question(asked: str, auxiliary: str, rest: str) -> Premise | None:
     words = _TOKEN.findall(rest.split(",")[0])
     if len(words) < 2 or words[0].lower() in _UNRESOLVED:
         return None
     aux = auxiliary.lower()
+    if aux in ("do", "does") and (asked.lower() == "how" or words[0].lower() in PRONOUNS):
+        return None  # "How does X work?", "When do I restart it?": a way, not an event
     end = _subject_end(words, participle=aux not in ("did", "does", "do"))
     if end >= len(words):
         return None
@@ -162,7 +164,7 @@ def _premise(
 def _in_sentence(sentence: str) -> list[Premise]:
     found: list[Premise | None] = []
     if (question := _QUESTION.search(sentence)) is not None:
-        found.append(_question(question.group(1), question.group(2)))
+        found.append(_question(*question.groups()))
     elif (clause := _CLAUSE.search(sentence)) is not None:
         found.append(_clause(clause.group(1)))
     if not any(found):

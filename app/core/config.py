@@ -289,7 +289,7 @@ class ContextSettings(BaseModel):
     # against the memories found; a premise they do not bear out is in the manifest and noted.
     premise_check: bool = True
     # A memory at least this similar to the input bears out its premises, whatever its words.
-    premise_support_similarity: float = Field(default=0.75, ge=0, le=1.01)
+    premise_support_similarity: float = Field(default=0.6, ge=0, le=1.01)
     summaries: SummarySettings = SummarySettings()
     efforts: EffortSettings = EffortSettings()
 

@@ -16,7 +16,7 @@ from app.providers.tokenizer import ENCODINGS, TokenCounter
 from tests.context.builders import candidate, content, ranked_by_settings
 
 KAFKA = "Why did the Kafka cluster crash?"
-SIMILAR = 0.75
+SIMILAR = 0.6
 
 
 def premise_of(text: str) -> Premise:
@@ -74,6 +74,8 @@ def test_the_premise_of_a_question_is_found_by_rules(
         "List the open incidents.",
         "Why did it crash?",  # whose crash, the words do not say
         "What caused the outage?",
+        "How do I fix the login bug?",  # a way to do it, not something that happened
+        "How does the billing service retry failed payments?",
     ],
 )
 def test_an_input_without_a_checkable_premise_has_none(text: str) -> None:
@@ -107,6 +109,15 @@ def test_a_memory_that_records_the_event_bears_the_premise_out(record: str) -> N
     assert judge(premise_of(KAFKA), ranked, SIMILAR) == "supported"
 
 
+def test_an_event_word_no_memory_found_holds_leaves_a_half_true_premise_unsupported() -> None:
+    painted = "Melanie: I painted a sunrise over the lake last week."
+    ranked = ranked_by_settings([candidate("episode", painted, painted, 0.5)])
+    assert judge(premise_of("When did Melanie paint a sunrise?"), ranked, SIMILAR) == "supported"
+    flag = judge(premise_of("When did Melanie paint a lighthouse?"), ranked, SIMILAR)
+    assert isinstance(flag, Flagged)
+    assert flag.status == "unsupported"
+
+
 def test_a_memory_that_denies_the_event_contradicts_it() -> None:
     ranked = facts("The Kafka cluster runs three brokers.", "The Kafka cluster has never crashed.")
     flag = judge(premise_of(KAFKA), ranked, SIMILAR)
@@ -129,6 +140,19 @@ def test_a_negation_or_a_name_elsewhere_does_not_flag_a_recorded_event(record: s
         "C": "When did Caroline run into rude people on a hike?",
         "T": "Why do Tim and John find LeBron inspiring?",
     }[record[0]]
+    ranked = ranked_by_settings([candidate("episode", record, record, 0.3)])
+    assert judge(premise_of(question), ranked, SIMILAR) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("question", "record"),
+    [
+        ("Where did Oliver hide his bone?", "Melanie: Oliver hid his bone in my slipper once!"),
+        ("When did Gina design the hoodies?", "Gina: This hoodie is from the line I designed."),
+        ("When did Ann study law?", "Ann: I studied law in Leeds."),
+    ],
+)
+def test_every_form_of_a_word_finds_it(question: str, record: str) -> None:
     ranked = ranked_by_settings([candidate("episode", record, record, 0.3)])
     assert judge(premise_of(question), ranked, SIMILAR) == "supported"
 
@@ -193,3 +217,17 @@ def test_the_note_is_inside_the_budget_or_left_out(
     assert noted.in_context == text.endswith(checked.note())
     if budget >= 400:  # a tenth of it holds the note's line
         assert noted.in_context
+
+
+PIECES = [*"abcXYZ '\u2019-?.,;!\n", "Why did ", "when was ", "the ", "Kafka ", "crash", "of "]
+PIECES += ["since ", "we ", "outage", "ed ", "It ", "How does ", "Melanie's ", "and "]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_any_input_is_read_without_error_and_its_premises_can_be_judged(text: str) -> None:
+    ranked = facts("The Kafka cluster never crashed.", "We moved off Kafka.")
+    for premise in presuppositions(text):
+        assert premise.event
+        verdict = judge(premise, ranked, SIMILAR)
+        assert isinstance(verdict, Flagged) or verdict in ("supported", "unknown")

@@ -10,6 +10,7 @@ import pytest
 from app.core.config import Settings
 from app.core.worker import Worker
 from app.main import create_app
+from tests.context.test_history_api import MESSAGES, conversation
 from tests.factories import Tenancy, fact, put_agent, write
 
 KAFKA = "Why did the Kafka cluster crash?"
@@ -128,3 +129,25 @@ def test_the_manifest_field_is_in_the_openapi_schema(settings: Settings) -> None
     assert "premises" in schemas["ContextBuildResponse"]["properties"]
     status = schemas["PremiseRead"]["properties"]["status"]
     assert status["enum"] == ["unsupported", "contradicted"]
+
+
+async def test_with_a_session_the_note_is_in_the_memory_layers_budget(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    await agent_with(client, tenancy, worker, *CLUSTER)
+    said = conversation(12)
+    appended = await client.post(MESSAGES, json={"messages": said}, headers=tenancy.headers)
+    assert appended.status_code in (200, 201), appended.text
+    window = {"total": 8000, "memory_fraction": 0.15, "learnings_fraction": 0.05}
+    response = await client.post(
+        "/context/build",
+        headers=tenancy.headers,
+        json={"agent_id": "newton", "input": KAFKA, "session_id": "chat-1", "window": window},
+    )
+    assert response.status_code == 200, response.text
+    result = response.json()
+    (premise,) = result["premises"]
+    assert premise["in_context"] is True
+    assert UNSUPPORTED in result["context"]
+    assert result["totals"]["used"] <= result["totals"]["budget"]
+    assert result["messages"]
