@@ -18,6 +18,7 @@ from app.core.errors import install_error_handlers
 from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.core.migrations import head_revision
 from app.core.openapi import install_openapi
+from app.mcp.mount import mount_mcp
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
@@ -78,7 +79,8 @@ def create_app(
             gc.freeze()
             log.info("service.ready", worker_in_process=in_process)
             try:
-                yield
+                async with mcp.running():
+                    yield
             finally:
                 await stop_task(warming)
 
@@ -99,4 +101,5 @@ def create_app(
     app.include_router(memories_router)
     app.include_router(sessions_router)
     app.include_router(context_router)
+    mcp = mount_mcp(app)
     return app
