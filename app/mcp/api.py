@@ -9,7 +9,7 @@ import httpx
 from pydantic import BaseModel, JsonValue
 
 from app.agents.schemas import AgentRead
-from app.context.schemas import ContextBuildResponse, ContextFeedbackResponse
+from app.context.schemas import ContextBuildList, ContextBuildResponse, ContextFeedbackResponse
 from app.memories.schemas import MemoryPage, MemoryRead, WrittenMemory
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -103,3 +103,8 @@ class ServiceApi:
     async def context(self, context_id: uuid.UUID) -> ContextBuildResponse:
         """GET /context/{context_id}: a stored build."""
         return await self._call(ContextBuildResponse, "GET", f"/context/{context_id}")
+
+    async def contexts(self, agent_id: str, limit: int) -> ContextBuildList:
+        """GET /context?agent_id=: the agent's latest builds."""
+        params: dict[str, str | int] = {"agent_id": agent_id, "limit": limit}
+        return await self._call(ContextBuildList, "GET", "/context", params=params)

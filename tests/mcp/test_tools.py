@@ -2,6 +2,7 @@
 real served process on the test database."""
 
 import asyncio
+import json
 import uuid
 from typing import Any
 
@@ -192,3 +193,15 @@ async def test_the_agent_is_a_resource(mcp_of: McpClientOf, tenancy_a: Tenancy, 
     text = getattr(record.contents[0], "text", "")
     assert f'"agent_id": "{agent}"' in text
     assert '"name": "Newton"' in text
+
+
+async def test_recent_builds_are_a_resource(
+    mcp_of: McpClientOf, tenancy_a: Tenancy, agent: str
+) -> None:
+    async with mcp_of(tenancy_a.key) as mcp:
+        built = await call(mcp, "build_context", agent_id=agent, input="What changed today?")
+        listed = await mcp.read_resource(f"agent://{agent}/builds")
+    text = getattr(listed.contents[0], "text", "")
+    items = json.loads(text)["items"]
+    assert items[0]["context_id"] == built["context_id"]
+    assert items[0]["input"] == "What changed today?"
