@@ -118,15 +118,17 @@ def _mcp(settings: Settings, args: argparse.Namespace) -> int:
     if args.url is not None and args.api_key is None:
         print("--url needs --api-key: the key of the service's tenant.", file=sys.stderr)
         return 2
+    if args.url is not None:
+        asyncio.run(serve_remote(args.url, args.api_key))
+        return 0
+    code = 0
+    # The service's lifespan runs task groups: the error comes out in a group.
     try:
-        if args.url is not None:
-            asyncio.run(serve_remote(args.url, args.api_key))
-        else:
-            asyncio.run(serve_local(settings, args.api_key))
-    except MissingKey as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    return 0
+        asyncio.run(serve_local(settings, args.api_key))
+    except* MissingKey as missing:
+        print(missing.exceptions[0], file=sys.stderr)
+        code = 2
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
