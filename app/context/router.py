@@ -67,7 +67,7 @@ async def expand_memory(
     return await feedback.expand_memory(session, ctx, tenant, body)
 
 
-@router.get("")
+@router.get("", responses=problems(422))
 async def list_contexts(
     agent_id: Annotated[str, Query(pattern=AGENT_PATTERN, description="The agent's id.")],
     session: DbSession,

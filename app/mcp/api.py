@@ -10,7 +10,7 @@ from pydantic import BaseModel, JsonValue
 
 from app.agents.schemas import AgentRead
 from app.context.schemas import ContextBuildList, ContextBuildResponse, ContextFeedbackResponse
-from app.memories.schemas import MemoryPage, MemoryRead, WrittenMemory
+from app.memories.schemas import MemoryRead, WrittenMemory
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 JsonBody = dict[str, JsonValue]
@@ -70,11 +70,6 @@ class ServiceApi:
         """POST /agents/{agent_id}/memories."""
         path = f"/agents/{agent_id}/memories"
         return await self._call(WrittenMemory, "POST", path, body=memory)
-
-    async def search(self, agent_id: str, query: str, limit: int) -> MemoryPage:
-        """GET /agents/{agent_id}/memories?q=: the best matches of the words, in one page."""
-        params: dict[str, str | int] = {"q": query, "limit": limit}
-        return await self._call(MemoryPage, "GET", f"/agents/{agent_id}/memories", params=params)
 
     async def memory(self, memory_id: uuid.UUID) -> MemoryRead:
         """GET /memories/{memory_id}."""

@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 
 import httpx
+import structlog
 from fastapi import FastAPI, Request
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -49,11 +50,14 @@ class McpEndpoint:
     @contextlib.asynccontextmanager
     async def connect(self, ctx: McpContext) -> AsyncIterator[ServiceApi]:
         """The API of this app, in process, with the key of the MCP request."""
-        headers = ctx.headers or {}
-        authorization = headers.get("authorization", "")
+        headers = {"Authorization": (ctx.headers or {}).get("authorization", "")}
+        # The calls log under the id of the MCP request they serve.
+        request_id = structlog.contextvars.get_contextvars().get("request_id")
+        if isinstance(request_id, str):
+            headers["X-Request-ID"] = request_id
         transport = httpx.ASGITransport(app=self.app)
         async with httpx.AsyncClient(
-            transport=transport, base_url=_IN_PROCESS, headers={"Authorization": authorization}
+            transport=transport, base_url=_IN_PROCESS, headers=headers
         ) as http:
             yield ServiceApi(http)
 

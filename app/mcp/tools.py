@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Annotated, Any
 
+import httpx
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, JsonValue
@@ -35,12 +36,15 @@ Budget = Annotated[int, Field(ge=1, le=1_000_000)]
 
 @contextlib.asynccontextmanager
 async def service(connect: Connect, ctx: McpContext) -> AsyncIterator[ServiceApi]:
-    """The caller's API; a problem it answers becomes the tool's error message."""
+    """The caller's API; a problem it answers, or a service out of reach, becomes the tool's
+    error message."""
     try:
         async with connect(ctx) as api:
             yield api
     except ApiError as exc:
         raise ToolError(str(exc)) from exc
+    except httpx.TransportError as exc:
+        raise ToolError(f"The service cannot be reached: {exc!r}") from exc
 
 
 async def search_memories(

@@ -1,10 +1,13 @@
 """The MCP endpoints take the API's keys and nothing else."""
 
+import uuid
+
 import httpx
 import pytest
 from mcp import MCPError
 
 from tests.mcp.conftest import Service, http_client, stdio_client
+from tests.process.launcher import free_port
 
 pytestmark = pytest.mark.committed
 
@@ -37,3 +40,12 @@ async def test_stdio_with_a_wrong_key_says_so(service: Service) -> None:
     message = " ".join(getattr(block, "text", "") for block in result.content)
     assert "401" in message
     assert "Unauthorized" in message
+
+
+async def test_stdio_says_when_the_service_is_out_of_reach(service: Service) -> None:
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    async with stdio_client(service, "--url", nowhere)("ce_00000000_any") as mcp:
+        result = await mcp.call_tool("expand_memory", {"memory_id": str(uuid.uuid4())})
+    assert result.is_error
+    message = " ".join(getattr(block, "text", "") for block in result.content)
+    assert "cannot be reached" in message
