@@ -30,7 +30,7 @@ class Service:
     env: dict[str, str]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 async def tenants(database: Database) -> AsyncIterator[tuple[Tenancy, Tenancy]]:
     """Two committed tenants (made before the server starts: it issues no first key then)."""
     first, second = (
@@ -42,17 +42,17 @@ async def tenants(database: Database) -> AsyncIterator[tuple[Tenancy, Tenancy]]:
         await remove_tenancy(database.sessionmaker, tenancy)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def tenancy_a(tenants: tuple[Tenancy, Tenancy]) -> Tenancy:
     return tenants[0]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def tenancy_b(tenants: tuple[Tenancy, Tenancy]) -> Tenancy:
     return tenants[1]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def service(
     tmp_path_factory: pytest.TempPathFactory, database_url: str, tenants: tuple[Tenancy, Tenancy]
 ) -> Iterator[Service]:
@@ -72,7 +72,7 @@ def service(
         server.check_alive()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def api(service: Service, tenancy_a: Tenancy) -> Iterator[httpx.Client]:
     """The service's HTTP API with tenant A's key."""
     with client(service.port, tenancy_a.key) as http:

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from mcp import Client
 
-from tests.factories import Tenancy, decision, fact
+from tests.factories import Tenancy, decision, fact, procedure
 from tests.mcp.conftest import McpClientOf
 
 pytestmark = pytest.mark.committed
@@ -205,3 +205,41 @@ async def test_recent_builds_are_a_resource(
     items = json.loads(text)["items"]
     assert items[0]["context_id"] == built["context_id"]
     assert items[0]["input"] == "What changed today?"
+
+
+async def test_build_context_with_a_session_gives_its_history(
+    mcp_of: McpClientOf, tenancy_a: Tenancy, api: httpx.Client, agent: str
+) -> None:
+    turns = [
+        {"role": "user", "content": "Which database did we choose?"},
+        {"role": "assistant", "content": "PostgreSQL with pgvector."},
+    ]
+    path = f"/agents/{agent}/sessions/chat-1/messages"
+    appended = await asyncio.to_thread(api.post, path, json={"messages": turns})
+    assert appended.status_code == 201, appended.text
+    async with mcp_of(tenancy_a.key) as mcp:
+        built = await call(
+            mcp,
+            "build_context",
+            agent_id=agent,
+            input="And the cache?",
+            session_id="chat-1",
+            window={"total": 8000},
+        )
+    assert built["messages"] == turns
+
+
+async def test_record_outcome_of_a_procedure(
+    mcp_of: McpClientOf, tenancy_a: Tenancy, agent: str
+) -> None:
+    async with mcp_of(tenancy_a.key) as mcp:
+        deploy = await call(mcp, "remember", agent_id=agent, memory=procedure())
+        used = await call(mcp, "record_outcome", memory_id=deploy["memory_id"], outcome="success")
+        partial = await refused(
+            mcp, "record_outcome", memory_id=deploy["memory_id"], outcome="partial"
+        )
+        opened = await call(mcp, "expand_memory", memory_id=deploy["memory_id"])
+    assert used["kind"] == "procedure"
+    assert opened["fields"]["activation_count"] == 1
+    assert opened["fields"]["success_count"] == 1
+    assert "success or failure" in partial
