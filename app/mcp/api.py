@@ -95,6 +95,10 @@ class ServiceApi:
         """GET /agents/{agent_id}."""
         return await self._call(AgentRead, "GET", f"/agents/{agent_id}")
 
+    async def put_agent(self, agent_id: str, body: JsonBody) -> AgentRead:
+        """PUT /agents/{agent_id}: create the agent, or replace its identity and defaults."""
+        return await self._call(AgentRead, "PUT", f"/agents/{agent_id}", body=body)
+
     async def context(self, context_id: uuid.UUID) -> ContextBuildResponse:
         """GET /context/{context_id}: a stored build."""
         return await self._call(ContextBuildResponse, "GET", f"/context/{context_id}")

@@ -16,6 +16,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, JsonValue
 
+from app.agents.schemas import AgentRead, Identity
 from app.context.history_schemas import ContextWindow
 from app.context.schemas import AgentRef, ContextFeedbackResponse, SessionId
 from app.context.types import FlexibleKind
@@ -100,8 +101,26 @@ def _outcome_action(memory: MemoryRead, outcome: Outcome, notes: str | None) -> 
 
 def register_tools(server: MCPServer, connect: Connect) -> None:
     """Add the tools to `server`; `connect` gives the API of the caller's tenant."""
+    _register_agent_tools(server, connect)
     _register_context_tools(server, connect)
     _register_memory_tools(server, connect)
+
+
+def _register_agent_tools(server: MCPServer, connect: Connect) -> None:
+    @server.tool()
+    async def create_agent(agent_id: AgentRef, identity: Identity, ctx: McpContext) -> AgentRead:
+        """Create an agent with its identity (name, description, traits, core rules): the top
+        of its every context. An agent that exists is left as it is (an error says so)."""
+        async with service(connect, ctx) as api:
+            try:
+                await api.agent(agent_id)
+            except ApiError as exc:
+                if exc.status != 404:
+                    raise
+            else:
+                raise ToolError(f"Agent '{agent_id}' exists; PUT /agents/{agent_id} changes it.")
+            body: JsonBody = {"identity": identity.model_dump(mode="json", exclude_unset=True)}
+            return await api.put_agent(agent_id, body)
 
 
 def _register_context_tools(server: MCPServer, connect: Connect) -> None:

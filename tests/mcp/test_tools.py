@@ -16,6 +16,7 @@ from tests.mcp.conftest import McpClientOf
 pytestmark = pytest.mark.committed
 
 TOOLS = {
+    "create_agent",
     "build_context",
     "remember",
     "search_memory",
@@ -243,3 +244,16 @@ async def test_record_outcome_of_a_procedure(
     assert opened["fields"]["activation_count"] == 1
     assert opened["fields"]["success_count"] == 1
     assert "success or failure" in partial
+
+
+async def test_create_agent_makes_a_new_one_only(mcp_of: McpClientOf, tenancy_a: Tenancy) -> None:
+    agent_id = f"created-{uuid.uuid4().hex[:8]}"
+    identity = {"name": "Ada", "traits": ["precise"]}
+    async with mcp_of(tenancy_a.key) as mcp:
+        created = await call(mcp, "create_agent", agent_id=agent_id, identity=identity)
+        again = await refused(mcp, "create_agent", agent_id=agent_id, identity={"name": "Bob"})
+        built = await call(mcp, "build_context", agent_id=agent_id, input="Who are you?")
+    assert created["agent_id"] == agent_id
+    assert created["identity"]["traits"] == ["precise"]
+    assert "exists" in again
+    assert built["context"].startswith("## Identity\nAda.")
