@@ -1,4 +1,4 @@
-"""Command line: serve, worker, migrate, keys, reembed, rerender, openapi."""
+"""Command line: serve, worker, migrate, keys, reembed, rerender, openapi, mcp."""
 
 import argparse
 import asyncio
@@ -111,6 +111,26 @@ def _openapi(settings: Settings, output: Path) -> None:
     print(f"Wrote {output}")
 
 
+def _mcp(settings: Settings, args: argparse.Namespace) -> int:
+    from app.mcp.stdio import MissingKey, log_to_stderr, serve_local, serve_remote
+
+    log_to_stderr()
+    if args.url is not None and args.api_key is None:
+        print("--url needs --api-key: the key of the service's tenant.", file=sys.stderr)
+        return 2
+    if args.url is not None:
+        asyncio.run(serve_remote(args.url, args.api_key))
+        return 0
+    code = 0
+    # The service's lifespan runs task groups: the error comes out in a group.
+    try:
+        asyncio.run(serve_local(settings, args.api_key))
+    except* MissingKey as missing:
+        print(missing.exceptions[0], file=sys.stderr)
+        code = 2
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run one command."""
     parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
@@ -132,6 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix or id")
     revoke.add_argument("key")
     key_commands.add_parser("list", help="list keys (prefixes only)")
+    mcp = commands.add_parser(
+        "mcp", help="the MCP server over stdio: of a running service, or of the local data"
+    )
+    mcp.add_argument("--url", help="a running service, e.g. http://127.0.0.1:8000")
+    mcp.add_argument("--api-key", help="its API key (default without --url: the data dir's)")
     args = parser.parse_args(argv)
 
     settings = get_settings()
@@ -153,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         _openapi(settings, args.output)
     elif args.command == "keys":
         return asyncio.run(_keys(settings, args))
+    elif args.command == "mcp":
+        return _mcp(settings, args)
     return 0
 
 

@@ -20,6 +20,7 @@ from app.core.migrations import head_revision
 from app.core.openapi import install_openapi
 from app.efforts.router import router as efforts_router
 from app.inspect.mount import install_inspector
+from app.mcp.mount import mount_mcp
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
@@ -82,7 +83,8 @@ def create_app(
             gc.freeze()
             log.info("service.ready", worker_in_process=in_process)
             try:
-                yield
+                async with mcp.running():
+                    yield
             finally:
                 await stop_task(warming)
 
@@ -107,4 +109,5 @@ def create_app(
     app.include_router(tools_router)
     app.include_router(retention_router)
     install_inspector(app)
+    mcp = mount_mcp(app)
     return app

@@ -7,7 +7,6 @@ from pathlib import Path
 import httpx
 import pytest
 from pydantic import SecretStr
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from app.core.config import DatabaseSettings, Settings, WorkerSettings
@@ -18,7 +17,7 @@ from app.main import attach_runtime, create_app
 from app.providers.container import Providers, build_providers
 from app.providers.tokenizer import TokenCounter
 from app.runtime import Runtime, build_handlers, open_database, prepare_schema
-from tests.factories import Tenancy, new_tenancy
+from tests.factories import Tenancy, new_tenancy, remove_tenancy
 from tests.fake_openai import FakeOpenAI
 from tests.netguard.sitecustomize import install
 
@@ -167,11 +166,4 @@ async def committed_tenancy(database: Database) -> AsyncIterator[Tenancy]:
     """A committed tenant, removed with everything it owns after the test."""
     tenancy = await new_tenancy(database.sessionmaker)
     yield tenancy
-    async with database.sessionmaker.begin() as session:
-        owned = {"tenant": tenancy.tenant}
-        tenant_id = "(SELECT id FROM tenant WHERE name = :tenant)"
-        # Jobs and session messages go with their memory and session (foreign key cascades).
-        owned_tables = ("memory", "conversation_session", "agent", "idempotency_record", "api_key")
-        for table in owned_tables:
-            await session.execute(text(f"DELETE FROM {table} WHERE tenant_id = {tenant_id}"), owned)
-        await session.execute(text("DELETE FROM tenant WHERE name = :tenant"), owned)
+    await remove_tenancy(database.sessionmaker, tenancy)

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.tenants.service import create_key
@@ -24,6 +25,25 @@ async def new_tenancy(sessionmaker: async_sessionmaker[AsyncSession]) -> Tenancy
     async with sessionmaker.begin() as session:
         issued = await create_key(session, f"tenant-{uuid.uuid4().hex[:8]}", "test")
     return Tenancy(issued.tenant, issued.key)
+
+
+async def remove_tenancy(sessionmaker: async_sessionmaker[AsyncSession], tenancy: Tenancy) -> None:
+    """Delete a committed tenant with everything it owns."""
+    async with sessionmaker.begin() as session:
+        owned = {"tenant": tenancy.tenant}
+        tenant_id = "(SELECT id FROM tenant WHERE name = :tenant)"
+        # Jobs and session messages go with their memory and session (foreign key cascades).
+        owned_tables = (
+            "context_build",
+            "memory",
+            "conversation_session",
+            "agent",
+            "idempotency_record",
+            "api_key",
+        )
+        for table in owned_tables:
+            await session.execute(text(f"DELETE FROM {table} WHERE tenant_id = {tenant_id}"), owned)
+        await session.execute(text("DELETE FROM tenant WHERE name = :tenant"), owned)
 
 
 async def put_agent(client: httpx.AsyncClient, tenancy: Tenancy, name: str = "newton") -> None:

@@ -23,6 +23,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
 
 from app.context.models import ContextBuild
 from app.context.types import Censor, Standing
@@ -130,6 +131,20 @@ class ContextRepository:
         if for_update:
             query = query.with_for_update()
         return await self.session.scalar(query)
+
+    async def recent_builds(
+        self, tenant_id: uuid.UUID, agent_id: uuid.UUID, limit: int
+    ) -> Sequence[ContextBuild]:
+        """An agent's latest builds, newest first, without their stored documents."""
+        documents = (ContextBuild.request, ContextBuild.response, ContextBuild.centroid)
+        query = (
+            select(ContextBuild)
+            .options(*(defer(column, raiseload=True) for column in documents))
+            .where(ContextBuild.tenant_id == tenant_id, ContextBuild.agent_id == agent_id)
+            .order_by(ContextBuild.created_at.desc(), ContextBuild.id.desc())
+            .limit(limit)
+        )
+        return (await self.session.scalars(query)).all()
 
     async def texts(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
         """The summary of each memory, to match an LLM reply against."""

@@ -1,12 +1,14 @@
 """HTTP routes of context assembly."""
 
 import uuid
+from typing import Annotated
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 
 from app.context import feedback, refresh, service
 from app.context.dependencies import Engine
 from app.context.schemas import (
+    ContextBuildList,
     ContextBuildRequest,
     ContextBuildResponse,
     ContextExpandRequest,
@@ -29,6 +31,10 @@ router = APIRouter(
     # Each route names an agent, a context or a memory that may not exist, in its body or path.
     responses=problems(*AUTHENTICATED, 404),
 )
+
+# Builds listed at most in one answer.
+MAX_LISTED = 100
+AGENT_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
 
 def _serialized(build: ContextBuildResponse) -> Response:
@@ -59,6 +65,17 @@ async def expand_memory(
 ) -> MemoryRead:
     """The full record of a memory in a context; counts as a reference to it."""
     return await feedback.expand_memory(session, ctx, tenant, body)
+
+
+@router.get("", responses=problems(422))
+async def list_contexts(
+    agent_id: Annotated[str, Query(pattern=AGENT_PATTERN, description="The agent's id.")],
+    session: DbSession,
+    tenant: CurrentTenant,
+    limit: Annotated[int, Query(ge=1, le=MAX_LISTED)] = 20,
+) -> ContextBuildList:
+    """An agent's latest builds, newest first: what was asked, frame, tokens and feedback."""
+    return await service.list_builds(session, tenant, agent_id, limit)
 
 
 # Only an id matches: GET /context/build is a wrong method (405), not a malformed context id.

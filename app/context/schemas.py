@@ -307,3 +307,23 @@ class ContextFeedbackResponse(BaseModel):
     referenced: list[uuid.UUID]
     included: int
     precision: float
+
+
+class ContextBuildSummary(BaseModel):
+    """A stored build in a list: what was asked, its frame, tokens and the feedback on it."""
+
+    context_id: uuid.UUID
+    parent_id: uuid.UUID | None = Field(description="The build a refresh rebuilt.")
+    input: str
+    frame: str
+    budget: int
+    used: int
+    relevance: float | None
+    precision: float | None = Field(description="Of the feedback; null before any.")
+    created_at: datetime
+
+
+class ContextBuildList(BaseModel):
+    """An agent's latest builds, newest first; GET /context/{context_id} reads one whole."""
+
+    items: list[ContextBuildSummary]

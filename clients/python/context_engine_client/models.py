@@ -108,6 +108,14 @@ class Confirm(BaseModel):
     action: Literal["confirm"]
 
 
+class ContextBuildList(BaseModel):
+    """An agent's latest builds, newest first; GET /context/{context_id} reads one whole."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    items: list[ContextBuildSummary]
+
+
 class ContextBuildRequest(BaseModel):
     """What the agent is about to answer, and the limits of the context for it."""
 
@@ -167,6 +175,24 @@ class ContextBuildResponse(BaseModel):
     timings_ms: dict[str, float]
     created_at: datetime
     parent_id: str | None = None
+
+
+class ContextBuildSummary(BaseModel):
+    """A stored build in a list: what was asked, its frame, tokens and the feedback on it."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    context_id: str
+    parent_id: str | None
+    """The build a refresh rebuilt."""
+    input: str
+    frame: str
+    budget: int
+    used: int
+    relevance: float | None
+    precision: float | None
+    """Of the feedback; null before any."""
+    created_at: datetime
 
 
 class ContextDelta(BaseModel):

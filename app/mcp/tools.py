@@ -1,0 +1,210 @@
+"""The MCP tools: build a context, write, search, open and rate memories, rate a context.
+
+Each tool is one call (or two) of the service's API through `connect`, which gives the API of
+the caller's tenant; what the API refuses comes back as a tool error naming the field at fault.
+"""
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Annotated, Any
+
+import httpx
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field, JsonValue
+
+from app.agents.schemas import AgentRead, Identity
+from app.context.history_schemas import ContextWindow
+from app.context.schemas import AgentRef, ContextFeedbackResponse, SessionId
+from app.context.types import FlexibleKind
+from app.mcp.api import ApiError, JsonBody, ServiceApi
+from app.mcp.schemas import BuiltContext, FoundMemory, OpenedMemory, SearchResult, StoredMemory
+from app.memories.schemas import MemoryCreate, MemoryRead, Outcome
+
+# The request context of a tool call; its lifespan and request types are the SDK's business.
+McpContext = Context[Any, Any]
+Connect = Callable[[McpContext], AbstractAsyncContextManager[ServiceApi]]
+# A search is a build of the query with this budget: room for a page of memories.
+SEARCH_BUDGET = 4000
+
+Query = Annotated[str, Field(min_length=1, max_length=2000)]
+Input = Annotated[str, Field(min_length=1, max_length=50_000)]
+Budget = Annotated[int, Field(ge=1, le=1_000_000)]
+
+
+@contextlib.asynccontextmanager
+async def service(connect: Connect, ctx: McpContext) -> AsyncIterator[ServiceApi]:
+    """The caller's API; a problem it answers, or a service out of reach, becomes the tool's
+    error message."""
+    try:
+        async with connect(ctx) as api:
+            yield api
+    except ApiError as exc:
+        raise ToolError(str(exc)) from exc
+    except httpx.TransportError as exc:
+        raise ToolError(f"The service cannot be reached: {exc!r}") from exc
+
+
+async def search_memories(
+    api: ServiceApi,
+    agent_id: str,
+    query: str,
+    limit: int,
+    kinds: list[FlexibleKind] | None = None,
+) -> SearchResult:
+    """The agent's memories that best match a query, by meaning and words: the candidates a
+    build of the query loads, best first, with their summaries."""
+    body: JsonBody = {"agent_id": agent_id, "input": query, "budget": SEARCH_BUDGET}
+    if kinds:
+        body["kinds"] = list(kinds)
+    build = await api.build(body)
+    items = sorted(
+        (item for layer in build.layers for item in layer.items),
+        key=lambda item: item.score,
+        reverse=True,
+    )[:limit]
+    records = await asyncio.gather(*(api.memory(item.memory_id) for item in items))
+    return SearchResult(
+        query=query,
+        memories=[
+            FoundMemory(
+                memory_id=item.memory_id,
+                kind=record.kind,
+                state=record.state,
+                score=item.score,
+                summary=record.representations.summary.text,
+            )
+            for item, record in zip(items, records, strict=True)
+        ],
+    )
+
+
+def _outcome_action(memory: MemoryRead, outcome: Outcome, notes: str | None) -> JsonBody:
+    """The lifecycle action that records an outcome for the memory's kind."""
+    if memory.kind == "decision":
+        action: JsonBody = {"action": "record_outcome", "outcome": outcome}
+        if notes:
+            action["notes"] = notes
+        return action
+    if memory.kind == "procedure":
+        if outcome not in ("success", "failure"):
+            raise ToolError("A procedure's use succeeded or failed: give success or failure.")
+        return {"action": "record_activation", "success": outcome == "success"}
+    raise ToolError(
+        f"Memory {memory.id} is a {memory.kind}: outcomes are recorded for decisions and "
+        "procedures only."
+    )
+
+
+def register_tools(server: MCPServer, connect: Connect) -> None:
+    """Add the tools to `server`; `connect` gives the API of the caller's tenant."""
+    _register_agent_tools(server, connect)
+    _register_context_tools(server, connect)
+    _register_memory_tools(server, connect)
+
+
+def _register_agent_tools(server: MCPServer, connect: Connect) -> None:
+    @server.tool()
+    async def create_agent(agent_id: AgentRef, identity: Identity, ctx: McpContext) -> AgentRead:
+        """Create an agent with its identity (name, description, traits, core rules): the top
+        of its every context. An agent that exists is left as it is (an error says so)."""
+        async with service(connect, ctx) as api:
+            try:
+                await api.agent(agent_id)
+            except ApiError as exc:
+                if exc.status != 404:
+                    raise
+            else:
+                raise ToolError(f"Agent '{agent_id}' exists; PUT /agents/{agent_id} changes it.")
+            body: JsonBody = {"identity": identity.model_dump(mode="json", exclude_unset=True)}
+            return await api.put_agent(agent_id, body)
+
+
+def _register_context_tools(server: MCPServer, connect: Connect) -> None:
+    @server.tool()
+    async def build_context(
+        agent_id: AgentRef,
+        input: Input,
+        ctx: McpContext,
+        session_id: SessionId | None = None,
+        budget: Budget | None = None,
+        window: ContextWindow | None = None,
+    ) -> BuiltContext:
+        """Build the context for what the agent is about to answer: the memories that matter
+        inside a hard token budget (`budget`), or, with a session, also its pruned history
+        inside the whole prompt's `window`. Put `context` in the system prompt."""
+        body: JsonBody = {"agent_id": agent_id, "input": input}
+        if session_id is not None:
+            body["session_id"] = session_id
+        if budget is not None:
+            body["budget"] = budget
+        if window is not None:
+            body["window"] = window.model_dump(mode="json", exclude_none=True)
+        async with service(connect, ctx) as api:
+            return BuiltContext.of(await api.build(body))
+
+    @server.tool()
+    async def search_memory(
+        agent_id: AgentRef,
+        query: Query,
+        ctx: McpContext,
+        limit: Annotated[int, Field(ge=1, le=50)] = 10,
+        kinds: list[FlexibleKind] | None = None,
+    ) -> SearchResult:
+        """Search the agent's memories by meaning and words; best first, with summaries."""
+        async with service(connect, ctx) as api:
+            return await search_memories(api, agent_id, query, limit, kinds)
+
+    @server.tool()
+    async def feedback(
+        context_id: uuid.UUID,
+        ctx: McpContext,
+        used_memory_ids: list[uuid.UUID] | None = None,
+        reply: Annotated[str, Field(max_length=200_000)] | None = None,
+    ) -> ContextFeedbackResponse:
+        """Tell which memories of a built context the answer used: their ids, or the reply
+        itself (the service finds the memories it refers to). Once per context."""
+        if (used_memory_ids is None) == (reply is None):
+            raise ToolError("Give used_memory_ids or reply, one of the two.")
+        body: JsonBody = (
+            {"reply": reply}
+            if reply is not None
+            else {"used_memory_ids": [str(m) for m in used_memory_ids or []]}
+        )
+        async with service(connect, ctx) as api:
+            return await api.feedback(context_id, body)
+
+
+def _register_memory_tools(server: MCPServer, connect: Connect) -> None:
+    @server.tool()
+    async def remember(agent_id: AgentRef, memory: MemoryCreate, ctx: McpContext) -> StoredMemory:
+        """Write a memory for the agent: a decision, fact, procedure, episode or censor (a thing
+        not to do), with the fields of its kind. A fact that repeats one confirms it."""
+        body: dict[str, JsonValue] = memory.model_dump(mode="json", exclude_unset=True)
+        async with service(connect, ctx) as api:
+            return StoredMemory.of(await api.remember(agent_id, body))
+
+    @server.tool()
+    async def expand_memory(
+        memory_id: uuid.UUID, ctx: McpContext, context_id: uuid.UUID | None = None
+    ) -> OpenedMemory:
+        """A memory's full text and fields, by id (from a context, or a search)."""
+        async with service(connect, ctx) as api:
+            return OpenedMemory.of(await api.expand(memory_id, context_id))
+
+    @server.tool()
+    async def record_outcome(
+        memory_id: uuid.UUID,
+        outcome: Outcome,
+        ctx: McpContext,
+        notes: Annotated[str, Field(max_length=20_000)] | None = None,
+    ) -> StoredMemory:
+        """How a decision turned out (success, partial, failure, or pending), or whether a use
+        of a procedure succeeded (success or failure)."""
+        async with service(connect, ctx) as api:
+            memory = await api.memory(memory_id)
+            action = _outcome_action(memory, outcome, notes)
+            return StoredMemory.of(await api.update(memory_id, action))
