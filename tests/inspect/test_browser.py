@@ -12,6 +12,9 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.factories import decision, fact
 from tests.inspect.conftest import HOSTILE, QUESTION
@@ -112,6 +115,14 @@ def _screenshot(driver: WebDriver, name: str) -> Path:
     return path
 
 
+def _follow(browser: WebDriver, element: WebElement) -> None:
+    """Click a link or a submit button and wait for the next page: until then, the old page's
+    elements are still found and go stale under the test."""
+    page = browser.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(page))
+
+
 def test_a_person_logs_in_and_reads_a_build_and_a_memory(
     service: tuple[str, str, dict[str, Any]], browser: WebDriver
 ) -> None:
@@ -121,12 +132,12 @@ def test_a_person_logs_in_and_reads_a_build_and_a_memory(
     assert browser.current_url == f"{url}/inspect/login"
     _screenshot(browser, "inspector-login.png")
     browser.find_element(By.ID, "key").send_keys(key)
-    browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    _follow(browser, browser.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
     assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Agents of ")
 
-    browser.find_element(By.LINK_TEXT, "newton").click()
+    _follow(browser, browser.find_element(By.LINK_TEXT, "newton"))
     _screenshot(browser, "inspector-agent.png")
-    browser.find_element(By.CSS_SELECTOR, "table.builds td a").click()
+    _follow(browser, browser.find_element(By.CSS_SELECTOR, "table.builds td a"))
     assert browser.current_url == f"{url}/inspect/builds/{build['context_id']}"
     assert browser.find_element(By.ID, "input").text == QUESTION
     context = browser.find_element(By.ID, "context").text
@@ -155,7 +166,7 @@ def test_a_person_logs_in_and_reads_a_build_and_a_memory(
     assert browser.find_elements(By.CSS_SELECTOR, "#timings .bar .fill")
     _screenshot(browser, "inspector-build.png")
 
-    item.find_element(By.CSS_SELECTOR, "td a").click()
+    _follow(browser, item.find_element(By.CSS_SELECTOR, "td a"))
     assert "/inspect/memories/" in browser.current_url
     representations = browser.find_elements(By.CSS_SELECTOR, "#representations h3")
     assert [h.text.split(" ·")[0] for h in representations] == ["micro", "summary", "full"]
@@ -164,6 +175,6 @@ def test_a_person_logs_in_and_reads_a_build_and_a_memory(
     assert browser.find_elements(By.CSS_SELECTOR, build_link)
     _screenshot(browser, "inspector-memory.png")
 
-    browser.find_element(By.CSS_SELECTOR, "form.logout button").click()
+    _follow(browser, browser.find_element(By.CSS_SELECTOR, "form.logout button"))
     assert browser.current_url == f"{url}/inspect/login"
     print(f"browser steps took {time.monotonic() - started:.2f} s")
