@@ -16,13 +16,14 @@ from app.memories import service as memories
 from app.memories.repository import MemoryFilter
 from app.memories.schemas import MemoryRead
 from app.memories.service import MemoryContext
+from app.memories.transition_repository import TransitionRepository
 from app.retention import service as retention
 from app.tenants.models import Tenant
 
 RECENT_BUILDS = 50
 RECENT_MEMORIES = 20
 BUILDS_OF_MEMORY = 20
-RETENTION_CHANGES = 50
+RETENTION_CHANGES = 50  # and as many lifecycle actions
 
 
 @dataclass(frozen=True)
@@ -80,4 +81,5 @@ async def memory_page(
     repository = InspectRepository(session)
     builds = await repository.builds_with_memory(agent.id, memory_id, BUILDS_OF_MEMORY)
     supersedes = await repository.superseded(memory_id)
-    return views.memory_page(memory, changes.items, supersedes, builds)
+    transitions = await TransitionRepository(session).of(memory_id, RETENTION_CHANGES)
+    return views.memory_page(memory, changes.items, transitions, supersedes, builds)

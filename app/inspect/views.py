@@ -1,6 +1,7 @@
 """What the pages show, worked out from a stored build and a memory: pure functions, no I/O."""
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -9,6 +10,7 @@ from pydantic import JsonValue
 from app.context.schemas import ContextBuildResponse, ContextItem, ScoreParts
 from app.inspect.repository import BuildRow
 from app.memories.lifecycle import INITIAL_STATE
+from app.memories.models import MemoryTransition
 from app.memories.schemas import MemoryRead
 from app.retention.schemas import RecordedChange
 
@@ -201,14 +203,23 @@ def _retention_event(change: RecordedChange) -> LifecycleEvent:
     )
 
 
+def _transition_event(transition: MemoryTransition) -> LifecycleEvent:
+    return LifecycleEvent(
+        transition.action,
+        f"'{transition.from_state}' → '{transition.to_state}'",
+        _when(transition.at),
+    )
+
+
 def memory_page(
     memory: MemoryRead,
     changes: list[RecordedChange],
+    transitions: Sequence[MemoryTransition],
     supersedes: list[uuid.UUID],
     builds: list[BuildRow],
 ) -> MemoryPage:
-    """The memory page: its record, what its lifecycle kept (retention's changes, oldest first,
-    with their reasons), and the builds it was in."""
+    """The memory page: its record, its lifecycle (the actions taken on it and retention's
+    changes with their reasons, oldest first), and the builds it was in."""
     provenance = memory.provenance
     # A decision written with its final outcome starts reviewed, and the outcome may have
     # been recorded since: its first state is not known. Every other kind starts in one.
@@ -222,7 +233,9 @@ def memory_page(
                 _when(provenance.embedded_at),
             )
         )
-    events += [_retention_event(change) for change in reversed(changes)]
+    timed = [(t.at, _transition_event(t)) for t in transitions]
+    timed += [(change.created_at, _retention_event(change)) for change in changes]
+    events += [event for _, event in sorted(timed, key=lambda pair: pair[0])]
     events.append(
         LifecycleEvent(
             "now",

@@ -117,3 +117,19 @@ class EmbeddingSpace(Base):
     recorded_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+class MemoryTransition(Base):
+    """One lifecycle action taken on a memory (through the API, or a repeated write that
+    confirmed a fact): when, which, and the states before and after. Retention's own changes
+    are kept, with their reasons, in `retention_change`."""
+
+    __tablename__ = "memory_transition"
+    __table_args__ = (Index("ix_memory_transition_memory", "memory_id", "id"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    memory_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("memory.id", ondelete="CASCADE"))
+    action: Mapped[str] = mapped_column(String(32))
+    from_state: Mapped[str] = mapped_column(String(16))
+    to_state: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

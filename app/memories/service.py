@@ -31,6 +31,7 @@ from app.memories.schemas import (
     MemoryUpdate,
     WrittenMemory,
 )
+from app.memories.transition_repository import TransitionRepository
 from app.memories.views import to_read
 from app.providers.container import Providers
 from app.retention.repository import ColdStorage
@@ -131,6 +132,9 @@ async def _confirm_repeated_facts(
         fields: dict[str, JsonValue] = dict(existing.fields)
         transition = lifecycle.apply("fact", existing.state, fields, Confirm(action="confirm"))
         existing.fields = fields | transition.fields
+        TransitionRepository(repository.session).record(
+            existing.id, "confirm", existing.state, transition.state
+        )
         existing.state = transition.state
         existing.rank_factor = 1.0  # confirmed: no longer stale (`app.retention`)
         existing.updated_at = utcnow()
@@ -256,6 +260,7 @@ async def update_memory(
         memory.rank_factor = 1.0  # confirmed: no longer stale (`app.retention`)
     fields.update(transition.fields)
     memory.fields = fields
+    TransitionRepository(session).record(memory.id, update.action, memory.state, transition.state)
     memory.state = transition.state
     if transition.outcome is not None:
         memory.outcome = transition.outcome

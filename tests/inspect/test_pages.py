@@ -244,3 +244,25 @@ async def test_build_with_efforts_shows_how_each_was_shown(
     assert f"<h3>Efforts (turn {result['history']['efforts']['turn']}," in page
     row = f"<td>Fix the &lt;flaky&gt; test</td><td>open</td><td>{shown(result)[effort_id]}</td>"
     assert row in page
+
+
+async def test_memory_page_lists_each_lifecycle_action_in_order(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    written = await client.post(
+        "/agents/newton/memories",
+        json={"kind": "fact", "content": "The <staging> cluster runs Postgres 16."},
+        headers=tenancy.headers,
+    )
+    assert written.status_code == 201, written.text
+    memory_id = written.json()["id"]
+    for action in ("confirm", "invalidate"):
+        response = await client.patch(
+            f"/memories/{memory_id}", json={"action": action}, headers=tenancy.headers
+        )
+        assert response.status_code == 200, response.text
+    page = (await client.get(f"/inspect/memories/{memory_id}", headers=cookie(tenancy))).text
+    confirmed = page.index("<th>confirm</th><td>&#39;new&#39; → &#39;confirmed&#39;</td>")
+    invalidated = page.index("<th>invalidate</th><td>&#39;confirmed&#39; → &#39;inactive&#39;</td>")
+    assert page.index("<th>written</th>") < confirmed < invalidated < page.index("<th>now</th>")
