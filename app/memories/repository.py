@@ -174,8 +174,13 @@ class MemoryRepository:
         await self.session.execute(
             update(Memory).values(embedding=None, embedding_model=None, embedded_at=None)
         )
+        # A new type resets the column's storage to the type's: keep the vectors in the row
+        # (migration 0020).
         await self.session.execute(
-            text(f"ALTER TABLE memory ALTER COLUMN embedding TYPE vector({int(dimensions)})")
+            text(
+                f"ALTER TABLE memory ALTER COLUMN embedding TYPE vector({int(dimensions)}), "
+                "ALTER COLUMN embedding SET STORAGE MAIN"
+            )
         )
         await self.session.execute(
             text(

@@ -65,15 +65,18 @@ async def session_jobs(sessionmaker: async_sessionmaker[AsyncSession]) -> list[J
         return list(found)
 
 
-async def vector_storage(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
-    """How PostgreSQL stores the messages' vectors: `m` (MAIN) keeps them in the row, where
-    recall's exact scan reads them without a trip to the TOAST table."""
+async def vector_storage(
+    sessionmaker: async_sessionmaker[AsyncSession], table: str = "session_message"
+) -> str:
+    """How PostgreSQL stores a table's vectors: `m` (MAIN) keeps them in the row, where a
+    scan reads them without a trip to the TOAST table."""
     async with sessionmaker() as session:
         found = await session.scalar(
             text(
                 "SELECT CAST(attstorage AS text) FROM pg_attribute "
-                "WHERE attrelid = 'session_message'::regclass AND attname = 'embedding'"
-            )
+                "WHERE attrelid = CAST(:table AS regclass) AND attname = 'embedding'"
+            ),
+            {"table": table},
         )
     return str(found)
 
@@ -203,7 +206,7 @@ async def test_a_change_of_model_treats_message_vectors_as_memory_vectors(
     await append(client, tenancy, said(3))
     await worker.drain()
     assert await vectors(sessionmaker) == (3, 0, 3)
-    assert await vector_storage(sessionmaker) == "m"
+    assert await vector_storage(sessionmaker) == await vector_storage(sessionmaker, "memory") == "m"
     # Only message vectors are stored: another model is refused all the same.
     async with sessionmaker.begin() as session:
         with pytest.raises(EmbeddingModelChanged):
@@ -211,6 +214,7 @@ async def test_a_change_of_model_treats_message_vectors_as_memory_vectors(
     async with sessionmaker.begin() as session:
         await reembed_all(session, LOCAL_MODEL, 384, max_attempts=3)
     assert await vectors(sessionmaker) == (0, 0, 3)
-    assert await vector_storage(sessionmaker) == "m"  # the new column keeps them in the row
+    # The new columns keep them in the row.
+    assert await vector_storage(sessionmaker) == await vector_storage(sessionmaker, "memory") == "m"
     await worker.drain()
     assert await vectors(sessionmaker) == (3, 0, 3)
