@@ -4,7 +4,7 @@ from app.agents.models import Agent
 from app.context.models import ContextBuild
 from app.core.db import Base
 from app.core.idempotency import IdempotencyRecord
-from app.core.jobs import Job
+from app.core.job_models import Job
 from app.efforts.models import SessionEffort
 from app.memories.models import EmbeddingSpace, Memory, MemoryTransition
 from app.retention.models import MemoryCold, RetentionChange, RetentionLimit

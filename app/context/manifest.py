@@ -14,8 +14,9 @@ import numpy as np
 
 from app.context.budget import BudgetPlan
 from app.context.constraints import ScoredCensor
-from app.context.conversation import History, chat_messages, history_read
+from app.context.conversation import History
 from app.context.fill import FlexibleLayers
+from app.context.history_manifest import chat_messages, history_read
 from app.context.learnings import Learnings
 from app.context.premises import PremiseCheck
 from app.context.premises import read as premises_read

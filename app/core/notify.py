@@ -7,7 +7,7 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.core.db import database_unavailable
-from app.core.jobs import NOTIFY_CHANNEL
+from app.core.job_models import NOTIFY_CHANNEL
 
 log = structlog.get_logger(__name__)
 

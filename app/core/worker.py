@@ -17,7 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.core import processes
 from app.core.config import WorkerSettings
 from app.core.db import database_unavailable
-from app.core.jobs import ClaimedJob, JobRepository
+from app.core.job_models import ClaimedJob
+from app.core.jobs import JobRepository
 from app.core.metrics import JOB_DURATION, JOBS_PROCESSED
 from app.core.notify import listen_for_jobs
 from app.providers.errors import ProviderUnavailable

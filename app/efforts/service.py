@@ -14,7 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.service import get_agent
 from app.core.config import EffortSettings
 from app.core.errors import Conflict, NotFound
-from app.core.jobs import JobRepository, Task
+from app.core.job_models import Task
+from app.core.jobs import JobRepository
 from app.core.time import utcnow
 from app.core.vector import Embedding
 from app.efforts.context import view

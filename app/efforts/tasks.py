@@ -10,7 +10,8 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import EffortSettings
-from app.core.jobs import ClaimedJob, JobRepository
+from app.core.job_models import ClaimedJob
+from app.core.jobs import JobRepository
 from app.core.worker import ProviderGate
 from app.efforts.repository import EffortRepository
 from app.providers.summarizer import GuardedSummarizer

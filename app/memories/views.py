@@ -2,7 +2,7 @@
 
 from typing import Literal, cast
 
-from app.core.jobs import Job
+from app.core.job_models import Job
 from app.memories.models import Memory
 from app.memories.schemas import (
     JobRead,

@@ -5,7 +5,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import Database, database_unavailable
 from app.core.errors import ServiceUnavailable
-from app.core.jobs import TASKS, JobRepository
+from app.core.job_models import TASKS
+from app.core.jobs import JobRepository
 from app.core.metrics import DATABASE_UP, JOB_QUEUE_DEPTH, JOB_QUEUE_LAG, MEMORIES_STORED
 from app.core.migrations import is_at_head
 from app.memories.repository import MemoryRepository

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.agents.models import Agent
-from app.core.jobs import NOTIFY_CHANNEL, Job
+from app.core.job_models import NOTIFY_CHANNEL, Job
 from app.memories.models import Memory
 from app.retention.models import MemoryCold, RetentionChange, RetentionLimit
 from app.retention.types import Held

@@ -10,7 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.db import database_unavailable
-from app.core.jobs import ClaimedJob, JobRepository
+from app.core.job_models import ClaimedJob
+from app.core.jobs import JobRepository
 from app.core.time import utcnow
 from app.core.worker import ProviderGate
 from app.providers.container import Providers

@@ -13,7 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.db import Database
-from app.core.jobs import Job, JobRepository
+from app.core.job_models import Job
+from app.core.jobs import JobRepository
 from app.core.worker import Worker
 from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model, reembed_all
 from app.providers.container import Providers

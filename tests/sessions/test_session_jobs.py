@@ -7,7 +7,8 @@ import httpx
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.jobs import Job, JobRepository
+from app.core.job_models import Job
+from app.core.jobs import JobRepository
 from app.sessions.models import ConversationSession
 from tests.factories import Tenancy, put_agent
 

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.db import Database
-from app.core.jobs import Job
+from app.core.job_models import Job
 from app.core.worker import Worker
 from app.sessions.models import SessionSummary
 from tests.factories import Tenancy, put_agent
