@@ -74,6 +74,7 @@ async def search_efforts(
         Query(
             min_length=1,
             max_length=2000,
+            pattern=r"^[^\x00]*$",
             description="Words of the topic, or an effort's id (`e_4`).",
         ),
     ],

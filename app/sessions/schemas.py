@@ -97,8 +97,13 @@ class SessionRead(BaseModel):
     updated_at: datetime = Field(description="The time of the last append.")
     messages: int = Field(description="Messages in the session.")
     tokens: int = Field(description="Tokens of all its messages' contents, default encoding.")
-    first_message_at: datetime = Field(description="`created_at` of the first message (seq 0).")
-    last_message_at: datetime = Field(description="`created_at` of the last message.")
+    first_message_at: datetime | None = Field(
+        description="`created_at` of the first message (seq 0); null while the session has "
+        "none (one opened by an effort)."
+    )
+    last_message_at: datetime | None = Field(
+        description="`created_at` of the last message; null while the session has none."
+    )
     summaries: list[SessionSummaryRead] = Field(
         description="Summaries of older messages, computed in the background: coarsest "
         "first, then in conversation order."

@@ -64,7 +64,8 @@ async def _session_read(
     repository: SessionRepository, conversation: ConversationSession, agent: Agent
 ) -> SessionRead:
     last = conversation.message_count - 1
-    times = await repository.times_at(conversation.id, [0, last])
+    # A session opened by an effort has no message yet, so no times to read.
+    times = await repository.times_at(conversation.id, [0, last]) if last >= 0 else {}
     return SessionRead(
         session_id=conversation.name,
         agent_id=agent.name,
@@ -72,8 +73,8 @@ async def _session_read(
         updated_at=conversation.updated_at,
         messages=conversation.message_count,
         tokens=conversation.token_count,
-        first_message_at=times[0],
-        last_message_at=times[last],
+        first_message_at=times.get(0),
+        last_message_at=times.get(last),
         summaries=[
             SessionSummaryRead(
                 depth=s.depth,

@@ -90,6 +90,9 @@ async def test_bad_input_names_the_field(client: httpx.AsyncClient, tenancy: Ten
     assert bad_id.json()["errors"][0]["loc"] == ["path", "effort_id"]
     search = await client.get(f"{EFFORTS}/search", headers=tenancy.headers)
     assert search.status_code == 422
+    nul = await client.get(f"{EFFORTS}/search", params={"query": "a\x00b"}, headers=tenancy.headers)
+    assert nul.status_code == 422
+    assert nul.json()["errors"][0]["loc"] == ["query", "query"]
     # Nothing half-written: not even the session the first effort would have created.
     assert (await client.get(EFFORTS, headers=tenancy.headers)).status_code == 404
 
@@ -109,3 +112,19 @@ async def test_unknown_efforts_and_sessions_are_404(
     theirs = await client.get(f"{SESSION}/efforts/e_1", headers=other_tenancy.headers)
     assert theirs.status_code == 404
     assert (await efforts(client, tenancy))["e_1"]["state"] == "open"
+
+
+async def test_a_session_opened_by_an_effort_reads_before_its_first_message(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    await open_effort(client, tenancy, "Plan")
+    empty = await client.get(SESSION, headers=tenancy.headers)
+    assert empty.status_code == 200, empty.text
+    assert empty.json()["messages"] == 0
+    assert empty.json()["first_message_at"] is None
+    assert empty.json()["last_message_at"] is None
+    await say(client, tenancy, ("user", "Where do we start?"))
+    one = (await client.get(SESSION, headers=tenancy.headers)).json()
+    assert one["messages"] == 1
+    assert one["first_message_at"] == one["last_message_at"] is not None

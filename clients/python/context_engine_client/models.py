@@ -1243,10 +1243,12 @@ class SessionRead(BaseModel):
     """Messages in the session."""
     tokens: int
     """Tokens of all its messages' contents, default encoding."""
-    first_message_at: datetime
-    """`created_at` of the first message (seq 0)."""
-    last_message_at: datetime
-    """`created_at` of the last message."""
+    first_message_at: datetime | None
+    """`created_at` of the first message (seq 0); null while the session has none (one opened
+    by an effort).
+    """
+    last_message_at: datetime | None
+    """`created_at` of the last message; null while the session has none."""
     summaries: list[SessionSummaryRead]
     """Summaries of older messages, computed in the background: coarsest first, then in
     conversation order.
