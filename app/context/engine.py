@@ -1,8 +1,10 @@
 """What context building keeps for the life of the process: providers, settings, the frame
-selector (with its cached example vectors) and the agents' corpus figures."""
+selector (with its cached example vectors), the agents' corpus figures and their censors as last
+read."""
 
 from dataclasses import dataclass, field
 
+from app.context.censor_cache import CensorCache
 from app.context.corpus import CorpusStats
 from app.context.frames import FrameSelector
 from app.core.config import ContextSettings
@@ -17,6 +19,7 @@ class ContextEngine:
     settings: ContextSettings
     selector: FrameSelector
     corpus: CorpusStats = field(default_factory=CorpusStats)
+    censors: CensorCache = field(default_factory=CensorCache)
     served_first_build: bool = False
 
     @classmethod

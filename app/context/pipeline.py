@@ -116,7 +116,7 @@ async def gather(
     embedding = asyncio.create_task(embed_input(engine, request.input))
     try:
         agent = await get_agent(session, tenant, request.agent_id)
-        standing = await ContextRepository(session).standing(agent.id)
+        standing = await ContextRepository(session).standing(agent.id, engine.censors)
         period = mentioned_period(request.input, request.now or utcnow())
         spec = SearchSpec.of(
             engine.settings,

@@ -256,3 +256,44 @@ async def test_a_long_record_shows_the_passage_the_input_asks_about(
     item = next(i for layer in result["layers"] for i in layer["items"] if i["kind"] == "episode")
     assert (item["memory_id"], item["detail"]) == (episode["id"], "excerpt")
     assert "stored in Vault under secret/newton/redis" in result["context"]
+
+
+async def test_each_build_sees_the_censors_as_they_are_now(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    """The process keeps the censors it has read; a censor written, embedded, counted or
+    retired since is read again by the next build."""
+    await put_agent(client, tenancy)
+    request = {"input": "Can I run rm -rf on the cache folder?", "budget": 2000}
+
+    def censor_items(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {
+            item["memory_id"]: item
+            for layer in result["layers"]
+            for item in layer["items"]
+            if item["kind"] == "censor"
+        }
+
+    wipe = await write(
+        client,
+        tenancy,
+        {"kind": "censor", "trigger_pattern": "rm -rf", "reason": "it deletes data for good"},
+    )
+    first = censor_items(await build(client, tenancy, **request))
+    assert first[wipe["id"]]["components"]["semantic"] == 0.0  # not embedded yet
+    await worker.drain()
+    embedded = censor_items(await build(client, tenancy, **request))
+    assert embedded[wipe["id"]]["components"]["semantic"] > 0.2
+    force = await write(
+        client,
+        tenancy,
+        {"kind": "censor", "trigger_pattern": "git push --force", "reason": "it rewrites history"},
+    )
+    assert set(censor_items(await build(client, tenancy, **request))) == {wipe["id"], force["id"]}
+    retired = await client.patch(
+        f"/memories/{wipe['id']}", json={"action": "retire"}, headers=tenancy.headers
+    )
+    assert retired.status_code == 200, retired.text
+    result = await build(client, tenancy, **request)
+    assert set(censor_items(result)) == {force["id"]}
+    assert "it deletes data for good" not in result["context"]
