@@ -12,6 +12,7 @@ from app.memories.schemas import MemoryRead
 from app.providers.embeddings import LocalEmbedder
 from bench import charts
 from bench.client import ApiClient
+from bench.conversation_script import script
 from bench.corpus import REFERENCE_TIME, CorpusGenerator
 from bench.floor import measure_floor
 from bench.ingest import progress, wait_for_background, write_concurrently
@@ -30,15 +31,37 @@ CONCURRENT_CLIENTS = 16
 BUILDS_PER_CLIENT = 30
 LAG_SAMPLE = 50
 IDLE_WRITES = 10
+# The same builds with a session: a scripted conversation of this many messages, and a window
+# whose memory share is BUDGET (a fifth of the 20,000 tokens available), the rest the history's.
+SESSION = "on-call"
+SESSION_MESSAGES = 200
+WINDOW: dict[str, JsonValue] = {
+    "total": 20_500,
+    "system_reserve": 500,
+    "tools_reserve": 0,
+    "memory_fraction": 0.2,
+    "learnings_fraction": 0.0,
+}
 
 
-def _request(query: str) -> dict[str, JsonValue]:
-    return {
+def _request(query: str, session: bool = False) -> dict[str, JsonValue]:
+    request: dict[str, JsonValue] = {
         "agent_id": MEASURED,
         "input": query,
-        "budget": BUDGET,
         "now": REFERENCE_TIME.isoformat(),
     }
+    if session:
+        return request | {"session_id": SESSION, "window": WINDOW}
+    return request | {"budget": BUDGET}
+
+
+async def _open_session(api: ApiClient) -> None:
+    """The measured agent's conversation, its summaries and vectors made before any build."""
+    turns = script(SEED, SESSION_MESSAGES)
+    for start in range(0, len(turns), 20):
+        batch = [dict(m) for turn in turns[start : start + 20] for m in turn.messages]
+        await api.append_messages(MEASURED, SESSION, batch)
+    await wait_for_background(api, "session summaries")
 
 
 async def _load(
@@ -77,7 +100,12 @@ async def _lag_idle(api: ApiClient, generator: CorpusGenerator) -> Percentiles:
 
 
 async def _builds(
-    api: ApiClient, queries: list[str], clients: int, per_client: int, desc: str
+    api: ApiClient,
+    queries: list[str],
+    clients: int,
+    per_client: int,
+    desc: str,
+    session: bool = False,
 ) -> tuple[list[float], list[float], dict[str, list[float]], list[int], float]:
     """Server ms, client ms, stage ms, tokens used, and wall seconds of the builds."""
     server: list[float] = []
@@ -88,7 +116,8 @@ async def _builds(
 
     async def one_client(offset: int) -> None:
         for i in range(per_client):
-            built, elapsed_ms = await api.build(_request(queries[(offset + i) % len(queries)]))
+            query = queries[(offset + i) % len(queries)]
+            built, elapsed_ms = await api.build(_request(query, session))
             server.append(built.timings_ms["total"])
             client.append(elapsed_ms)
             used.append(built.totals.used)
@@ -123,6 +152,9 @@ async def _step(
     server16, client16, _s, _u, wall16 = await _builds(
         api, queries, CONCURRENT_CLIENTS, BUILDS_PER_CLIENT, f"c={CONCURRENT_CLIENTS}"
     )
+    with_session, _c, _s, _u, _w = await _builds(
+        api, queries, 1, len(queries), f"c=1, session of {SESSION_MESSAGES}", session=True
+    )
     # The service's own choice between an exact scan and HNSW, from the same settings.
     exact = size <= Settings().context.exact_search_max_memories
     floor = await measure_floor(
@@ -132,7 +164,7 @@ async def _step(
         service.pg_socket_dir, "context_engine", MEASURED, queries, embedder, exact, "all"
     )
     floor_ms, floor_all_ms = percentiles(floor.total_ms), percentiles(floor_all.total_ms)
-    server_c1 = percentiles(server1)
+    server_c1, session_c1 = percentiles(server1), percentiles(with_session)
     added = len(stored)
     return SizeStep(
         size=size,
@@ -164,6 +196,9 @@ async def _step(
         floor_all_rows_mean=round(floor_all.rows_mean, 1),
         ratio_all_p50=round(server_c1.p50 / max(floor_all_ms.p50, 1e-6), 2),
         ratio_all_p95=round(server_c1.p95 / max(floor_all_ms.p95, 1e-6), 2),
+        session_c1=session_c1,
+        session_ratio_p50=round(session_c1.p50 / max(server_c1.p50, 1e-6), 2),
+        session_ratio_p95=round(session_c1.p95 / max(server_c1.p95, 1e-6), 2),
     )
 
 
@@ -185,6 +220,7 @@ async def _measure(sizes: tuple[int, ...], skip_100k: bool, commit: str | None) 
             # Their embeddings first, so the first step's rate counts the measured agent only.
             await wait_for_background(api, "embed other agents")
             await api.put_agent(MEASURED, "Platform team agent")
+            await _open_session(api)
             current = 0
             for size in sizes:
                 step = await _step(
