@@ -10,6 +10,7 @@ from typing import Literal
 
 import tiktoken
 
+from app.providers.long_counts import LongCounts
 from app.providers.packages import package_dir
 
 EncodingName = Literal["o200k_base", "cl100k_base"]
@@ -57,6 +58,7 @@ class TokenCounter:
         self.default_encoding: EncodingName = default_encoding
         self._encodings = {name: tiktoken.get_encoding(name) for name in ENCODINGS}
         self._cached_count = functools.lru_cache(maxsize=_CACHED_TEXTS)(self._count)
+        self._long = LongCounts(self._count)
 
     def encoding_for_model(self, model: str | None) -> EncodingName:
         """The encoding of a model tiktoken knows; the configured default otherwise."""
@@ -75,7 +77,7 @@ class TokenCounter:
         """The exact number of tokens of `text`."""
         name = encoding or self.default_encoding
         if len(text) > _CACHED_MAX_CHARS:
-            return self._count(text, name)
+            return self._long.count(text, name)
         return self._cached_count(text, name)
 
     def _count(self, text: str, encoding: EncodingName) -> int:

@@ -1,8 +1,10 @@
 """Exact token counts from the packaged vocabularies, with no network."""
 
 import numpy as np
+import tiktoken
 
 from app.providers.container import Providers
+from app.providers.long_counts import LongCounts
 
 
 def test_counts_match_the_model_vocabularies(providers: Providers) -> None:
@@ -64,3 +66,32 @@ def test_counts_are_the_same_when_remembered(providers: Providers) -> None:
     assert tokens.count(line, "cl100k_base") == tokens.count(line, "cl100k_base")
     long = "word " * 1000  # longer than what is remembered: counted every time, the same
     assert tokens.count(long) == tokens.count(long) > 900
+
+
+def test_long_texts_are_counted_once_while_they_fit_the_bound() -> None:
+    counted: list[str] = []
+
+    def count(text: str, encoding: str) -> int:
+        counted.append(text)
+        return len(text.split())
+
+    longs = LongCounts(count, max_chars=25_000)
+    first, second, third = ("word " * 2_400, "term " * 2_400, "item " * 2_400)  # 12,000 chars
+    assert longs.count(first, "o200k_base") == 2_400
+    assert longs.count(first, "o200k_base") == 2_400
+    assert longs.count(first, "cl100k_base") == 2_400  # each encoding counts on its own
+    assert counted == [first, first]
+    longs.count(second, "o200k_base")  # over the bound: the least recently used goes
+    assert longs.count(first, "cl100k_base") == 2_400
+    longs.count(third, "o200k_base")
+    longs.count(first, "cl100k_base")
+    longs.count(first, "o200k_base")
+    assert counted == [first, first, second, third, first]
+
+
+def test_a_long_text_counts_as_the_encoding_does(providers: Providers) -> None:
+    tokens = providers.tokens
+    text = "Deploy the ledger service with the new index, then watch the lock waits. " * 60
+    expected = len(tiktoken.get_encoding("o200k_base").encode_ordinary(text))
+    assert tokens.count(text, "o200k_base") == expected
+    assert tokens.count(text, "o200k_base") == expected
