@@ -3,6 +3,7 @@
 import argparse
 import asyncio
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -16,23 +17,33 @@ def _exit_cleanly(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
-def _serve(settings: Settings) -> None:
+def _serve(settings: Settings, workers: int | None) -> None:
     import uvicorn
 
     from app.main import create_app
 
+    processes = workers or settings.api.workers
     print(
         f"Context Engine on http://{settings.host}:{settings.port} — "
-        f"docs at http://{settings.host}:{settings.port}/docs",
+        f"docs at http://{settings.host}:{settings.port}/docs"
+        + (f" ({processes} processes)" if processes > 1 else ""),
         file=sys.stderr,
     )
     # uvicorn shuts down gracefully on SIGTERM, then raises the signal again, which would end
     # the process with -15; a requested stop is a clean exit (0), as for `worker`.
     signal.signal(signal.SIGTERM, _exit_cleanly)
+    host, port = settings.host, settings.port
+    if processes == 1:
+        uvicorn.run(create_app(settings), host=host, port=port, log_config=None, access_log=False)
+        return
+    # Each process builds the app from the environment; they share the port and the database.
+    os.environ["CE_API__WORKERS"] = str(processes)
     uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
+        "app.main:app_from_environment",
+        factory=True,
+        workers=processes,
+        host=host,
+        port=port,
         log_config=None,
         access_log=False,
     )
@@ -135,7 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run one command."""
     parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("serve", help="serve the HTTP API (and the worker, unless disabled)")
+    serve = commands.add_parser(
+        "serve", help="serve the HTTP API (and the worker, unless disabled)"
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        choices=range(1, 65),
+        metavar="N",
+        help="processes serving the API (default CE_API__WORKERS, 1)",
+    )
     commands.add_parser("worker", help="run only the background worker")
     commands.add_parser("migrate", help="apply database migrations")
     commands.add_parser("reembed", help="recompute every embedding after a model change")
@@ -162,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = get_settings()
     configure_logging(settings.log_level, json=settings.log_json)
     if args.command == "serve":
-        _serve(settings)
+        _serve(settings, args.workers)
     elif args.command == "worker":
         asyncio.run(_worker(settings))
     elif args.command == "migrate":

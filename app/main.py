@@ -111,3 +111,14 @@ def create_app(
     install_inspector(app)
     mcp = mount_mcp(app)
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one of several API processes (`serve --workers N`): uvicorn starts each
+    process afresh, so each reads the settings and sets up its logging itself."""
+    from app.core.config import get_settings
+    from app.core.logging import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.log_level, json=settings.log_json)
+    return create_app(settings)

@@ -37,6 +37,9 @@ class EmbeddingSettings(BaseModel):
     api_key: SecretStr | None = None
     timeout_seconds: float = Field(default=30.0, gt=0)
     batch_size: int = Field(default=64, ge=1, le=2048)
+    # Local model runs side by side in one process; unset: the machine's cores shared out
+    # among the API's processes (CE_API__WORKERS), at least one each.
+    threads: int | None = Field(default=None, ge=1, le=64)
     # A different model of the same dimension found at start: re-embed everything in the
     # background instead of refusing to start.
     reembed_on_model_change: bool = False
@@ -93,6 +96,9 @@ class ApiSettings(BaseModel):
 
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
     batch_max_items: int = Field(default=100, ge=1)
+    # Processes serving the API (`serve --workers N` sets it too): each runs the job worker
+    # unless CE_WORKER__IN_PROCESS=false, and its embedder runs on its share of the cores.
+    workers: int = Field(default=1, ge=1, le=64)
     page_size_default: int = Field(default=50, ge=1)
     page_size_max: int = Field(default=200, ge=1)
 

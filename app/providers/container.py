@@ -33,7 +33,7 @@ def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> 
         tokens=tokens,
         extractive=ExtractiveSummarizer(tokens),
         embedder=GuardedEmbedder(
-            embedder or build_embedder(settings.embeddings),
+            embedder or build_embedder(settings.embeddings, settings.api.workers),
             CircuitBreaker("embeddings", settings.breaker),
         ),
         llm=GuardedSummarizer(llm, CircuitBreaker("llm", settings.breaker)) if llm else None,

@@ -1,5 +1,6 @@
 """Embedding providers: a local model run offline, or an OpenAI-compatible endpoint."""
 
+import os
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -144,9 +145,10 @@ def _normalise(vector: list[float]) -> list[float]:
     return vector if norm == 0 else [x / norm for x in vector]
 
 
-def build_embedder(settings: EmbeddingSettings) -> Embedder:
+def build_embedder(settings: EmbeddingSettings, processes: int = 1) -> Embedder:
     """The configured embedding provider (the settings have checked a local model's name and
-    dimensions)."""
+    dimensions); a local model runs on this process's share of the cores among `processes`."""
     if settings.provider == "openai":
         return OpenAIEmbedder(settings)
-    return LocalEmbedder(settings.model)
+    threads = settings.threads or max(1, (os.cpu_count() or 1) // processes)
+    return LocalEmbedder(settings.model, threads)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from tests.process.launcher import (
@@ -195,6 +196,34 @@ def test_a_separate_worker_process_embeds_what_the_server_queued(
             assert [(job["task"], job["state"]) for job in done["jobs"]] == [("embed", "done")]
             # The worker left; the server's PostgreSQL still answers.
             assert http.get("/readyz").status_code == 200
+        assert server.terminate() == 0, server.report()
+    assert_postgres_stopped(data_dir)
+
+
+def test_two_api_processes_share_the_port_the_data_and_the_first_key(tmp_path: Path) -> None:
+    """`serve --workers 2` (here CE_API__WORKERS=2) on an empty data dir: one key is made, both
+    processes answer on the port, a memory written through one is embedded and built from,
+    and SIGTERM stops them and the embedded PostgreSQL."""
+    data_dir, logs, port = tmp_path / "data", tmp_path / "logs", free_port()
+    env = service_env(data_dir, port, CE_API__WORKERS="2")
+    with launch("serve", env, logs, "serve-2") as server:
+        with client(port) as anonymous:
+            wait_ready(server, anonymous)
+        key = (data_dir / "api-key").read_text().strip()
+        with client(port, key) as http:
+            written = write_fact(http, CONTENT)
+            wait_embedded(http, written["id"], server)
+            for _ in range(10):  # new connections: each may be accepted by either process
+                with client(port, key) as fresh:
+                    build = fresh.post(
+                        "/context/build",
+                        json={"agent_id": "newton", "input": "Where does the data live?"},
+                    )
+                    assert build.status_code == 200, build.text
+                    assert CONTENT in build.json()["context"]
+        apps = [p for p in psutil.Process(server.popen.pid).children() if "python" in p.name()]
+        assert len(apps) >= 2, server.report()
+        assert "(2 processes)" in server.err()
         assert server.terminate() == 0, server.report()
     assert_postgres_stopped(data_dir)
 
