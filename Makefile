@@ -9,7 +9,7 @@ DATA ?= ../shared/bench/locomo-dev.json
 AGENT_DATA = $(if $(filter command line environment,$(origin DATA)),$(DATA),bench/data/agent-dev.json)
 SKIP_100K ?=
 COMMIT ?=
-BENCH_ARGS = $(if $(COMMIT),--commit $(COMMIT))
+BENCH_ARGS = $(if $(COMMIT),--commit $(COMMIT)) $(if $(WORKERS),--workers $(WORKERS))
 CLIENT_MODELS := clients/python/context_engine_client/models.py
 
 .PHONY: install run worker migrate test lint typecheck openapi client-models bench bench-quality bench-agent bench-speed bench-conversation bench-bounded bench-premises clean

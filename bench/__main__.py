@@ -69,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
         help="memories of the measured agent at each speed step (for quick trials)",
     )
     parser.add_argument(
+        "--workers", type=int, default=1, help="API processes of the service (speed)"
+    )
+    parser.add_argument(
         "--commit",
         default=None,
         help="run the service from this commit (git archive) instead of the working tree",
@@ -139,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             skip_100k=args.skip_100k,
             sizes=tuple(int(s) for s in args.sizes.split(",")),
             commit=args.commit,
+            workers=args.workers,
         )
     print(f"\nBenchmarks took {(time.perf_counter() - started) / 60:.1f} min.")
     return 0

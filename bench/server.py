@@ -81,9 +81,11 @@ class RssSampler:
         return round(max(busy - ours, 0.0) / max(capacity, 1e-9), 3)
 
     def _track_cpu(self) -> None:
-        processes = [psutil.Process(), *self._service.postgres_processes()]
-        with contextlib.suppress(psutil.Error, RuntimeError):
-            processes.append(psutil.Process(self._service.pid))
+        processes = [
+            psutil.Process(),
+            *self._service.postgres_processes(),
+            *self._service.api_processes(),
+        ]
         for process in processes:
             try:
                 times = process.cpu_times()
@@ -215,12 +217,20 @@ class Service:
         except (OSError, ValueError, psutil.Error):
             return []
 
-    def memory_now(self) -> tuple[float, float, float]:
-        """Bytes now: API process RSS, sum of PostgreSQL RSS, sum of PostgreSQL PSS."""
+    def api_processes(self) -> list[psutil.Process]:
+        """The service's process and its children (the API processes of `--workers N`)."""
         try:
-            api = float(psutil.Process(self.pid).memory_info().rss)
+            process = psutil.Process(self.pid)
+            return [process, *process.children(recursive=True)]
         except (psutil.Error, RuntimeError):
-            api = 0.0
+            return []
+
+    def memory_now(self) -> tuple[float, float, float]:
+        """Bytes now: the API processes' RSS, sum of PostgreSQL RSS, sum of PostgreSQL PSS."""
+        api = 0.0
+        for process in self.api_processes():
+            with contextlib.suppress(psutil.Error):
+                api += float(process.memory_info().rss)
         rss = pss = 0.0
         for process in self.postgres_processes():
             try:

@@ -152,7 +152,7 @@ async def _step(
     server16, client16, _s, _u, wall16 = await _builds(
         api, queries, CONCURRENT_CLIENTS, BUILDS_PER_CLIENT, f"c={CONCURRENT_CLIENTS}"
     )
-    with_session, _c, _s, _u, _w = await _builds(
+    with_session, _c, session_stages, _u, _w = await _builds(
         api, queries, 1, len(queries), f"c=1, session of {SESSION_MESSAGES}", session=True
     )
     # The service's own choice between an exact scan and HNSW, from the same settings.
@@ -197,18 +197,21 @@ async def _step(
         ratio_all_p50=round(server_c1.p50 / max(floor_all_ms.p50, 1e-6), 2),
         ratio_all_p95=round(server_c1.p95 / max(floor_all_ms.p95, 1e-6), 2),
         session_c1=session_c1,
+        stages_session_c1={k: percentiles(v) for k, v in session_stages.items()},
         session_ratio_p50=round(session_c1.p50 / max(server_c1.p50, 1e-6), 2),
         session_ratio_p95=round(session_c1.p95 / max(server_c1.p95, 1e-6), 2),
     )
 
 
-async def _measure(sizes: tuple[int, ...], skip_100k: bool, commit: str | None) -> SpeedResult:
+async def _measure(
+    sizes: tuple[int, ...], skip_100k: bool, commit: str | None, workers: int
+) -> SpeedResult:
     started = time.perf_counter()
     generator = CorpusGenerator(SEED)
     queries = CorpusGenerator(SEED + 1).queries(QUERIES)
     embedder = LocalEmbedder()
     steps: list[SizeStep] = []
-    with Service(commit=commit) as service:
+    with Service(env={"CE_API__WORKERS": str(workers)}, commit=commit) as service:
         sampler = RssSampler(service)
         sampler.start()
         async with ApiClient(service.base_url, service.api_key, max_connections=32) as api:
@@ -233,6 +236,7 @@ async def _measure(sizes: tuple[int, ...], skip_100k: bool, commit: str | None) 
                     run={
                         **run_info(commit),
                         "minutes": round((time.perf_counter() - started) / 60, 1),
+                        "api_processes": workers,
                     },
                     seed=SEED,
                     budget=BUDGET,
@@ -247,18 +251,24 @@ async def _measure(sizes: tuple[int, ...], skip_100k: bool, commit: str | None) 
 
 
 def _write(result: SpeedResult) -> None:
-    path = write_json("speed", asdict(result))
-    chart = charts.speed_chart(result, RESULTS_DIR / "speed.png")
+    workers = result.run.get("api_processes", 1)
+    name = "speed" if workers == 1 else f"speed-{workers}-processes"
+    path = write_json(name, asdict(result))
+    chart = charts.speed_chart(result, RESULTS_DIR / f"{name}.png")
     print()
     print(tables(result))
     print(f"\nWrote {path} and {chart}\n")
 
 
 def run(
-    skip_100k: bool = False, sizes: tuple[int, ...] = SIZES, commit: str | None = None
+    skip_100k: bool = False,
+    sizes: tuple[int, ...] = SIZES,
+    commit: str | None = None,
+    workers: int = 1,
 ) -> SpeedResult:
-    """The whole speed benchmark: load, builds at 1 and 16 clients, floor, table, JSON, chart."""
+    """The whole speed benchmark: load, builds at 1 and 16 clients, floor, table, JSON, chart;
+    with `workers` API processes (the results of more than one go to a file of their own)."""
     chosen = tuple(s for s in sorted(sizes) if not (skip_100k and s >= 100_000))
     if not chosen:
         raise ValueError("no size left to measure")
-    return asyncio.run(_measure(chosen, skip_100k, commit))
+    return asyncio.run(_measure(chosen, skip_100k, commit, workers))

@@ -55,6 +55,7 @@ class SizeStep:
     session_c1: Percentiles | None = None
     session_ratio_p50: float | None = None
     session_ratio_p95: float | None = None
+    stages_session_c1: dict[str, Percentiles] | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,10 @@ class SpeedResult:
 
 def _ms(value: float) -> str:
     return f"{value:.1f}"
+
+
+def _stages(stages: dict[str, Percentiles]) -> str:
+    return ", ".join(f"{k} {v.p50:.1f}" for k, v in stages.items() if k != "total")
 
 
 def tables(result: SpeedResult) -> str:
@@ -210,12 +215,14 @@ def tables(result: SpeedResult) -> str:
         ),
         "",
         "Server-side stages at concurrency 1, p50 ms: "
-        + "; ".join(
-            f"{s.size:,}: "
-            + ", ".join(f"{k} {v.p50:.1f}" for k, v in s.stages_c1.items() if k != "total")
-            for s in steps
-        ),
+        + "; ".join(f"{s.size:,}: {_stages(s.stages_c1)}" for s in steps),
     ]
+    with_session = [s for s in steps if s.stages_session_c1]
+    if with_session:
+        parts.append(
+            "With the session, p50 ms: "
+            + "; ".join(f"{s.size:,}: {_stages(s.stages_session_c1 or {})}" for s in with_session)
+        )
     parts.append(
         f"Other processes on the machine used {result.other_cpu_share:.0%} of its CPU meanwhile."
     )
