@@ -39,7 +39,7 @@ def _states(states: Sequence[str]) -> str:
 # those the process does not hold at that version (`censor_cache.py`); then the latest reviewed
 # decisions. One statement: a round trip costs a build about a millisecond.
 _STANDING = f"""
-(SELECT 'censor' AS part, m.id, m.version, m.confidence, m.outcome,
+(SELECT 'censor' AS part, m.id, m.version, k.id IS NULL AS sent, m.confidence, m.outcome,
         CASE WHEN k.id IS NULL THEN m.fields END AS fields,
         CASE WHEN k.id IS NULL THEN tsvector_to_array(to_tsvector('english'::regconfig,
             concat_ws(' ', m.fields->>'trigger_pattern', m.fields->>'domain'))) END AS terms,
@@ -53,7 +53,8 @@ _STANDING = f"""
       AS k(id, version) ON k.id = m.id AND k.version = m.version
  ORDER BY m.created_at, m.id)
 UNION ALL
-(SELECT 'reviewed', id, NULL::bigint, confidence, outcome, fields, NULL::text[], NULL::vector
+(SELECT 'reviewed', id, NULL::bigint, true, confidence, outcome, fields, NULL::text[],
+        NULL::vector
  FROM memory
  WHERE agent_id = :agent AND kind = 'decision' AND state = '{REVIEWED_DECISION}'
  ORDER BY updated_at DESC LIMIT :limit)
@@ -102,7 +103,7 @@ class ContextRepository:
         }
         rows = (await self.session.execute(_standing_query(), params)).all()
         active = [
-            (row.version, known[row.id][1] if row.fields is None else _censor(row))
+            (row.version, _censor(row) if row.sent else known[row.id][1])
             for row in rows
             if row.part == "censor"
         ]
