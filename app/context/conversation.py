@@ -35,6 +35,7 @@ from app.context.types import Tokens, Vector
 from app.context.window import available
 from app.core.config import ContextSettings, WindowSettings
 from app.efforts.context import working_history
+from app.efforts.repository import EffortRepository
 from app.providers.tokenizer import BoundTokens
 from app.sessions.models import ConversationSession
 from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
@@ -98,16 +99,19 @@ async def history(
     evicted spans; none for a session that has no message yet (its first message creates it:
     building before is no error)."""
     repository = SessionRepository(session)
-    conversation = await repository.get(agent_id, session_id)
+    found_session = await EffortRepository(session).session_with_efforts(agent_id, session_id)
     budget = available(window) - built.tokens
     unchanged = Recall(built.context, built.tokens)
-    if conversation is None:
+    if found_session is None:
         return History(session_id, 0, window, budget, _NONE, unchanged)
+    conversation, had_efforts = found_session
     context, room = (built.context, built.tokens), available(window)
-    worked = await working_history(
-        session, tokens, conversation, window, context, room, settings.efforts
-    )
-    if worked is not None:  # a session with efforts: its working memory
+    worked = None
+    if had_efforts:  # a session with efforts: its working memory
+        worked = await working_history(
+            session, tokens, conversation, window, context, room, settings.efforts
+        )
+    if worked is not None:
         clock.lap("efforts")
         return History(
             session_id, conversation.message_count, window, room - worked.tokens,
