@@ -29,6 +29,8 @@ from typing_extensions import TypeAliasType
 # "does not match \u0000": test generators make long valid strings for that, not for a
 # whole-string pattern such as ^[^\u0000]*$ with a maxLength of 200,000.
 NO_NUL: dict[str, JsonValue] = {"not": {"type": "string", "pattern": r"\u0000"}}
+# A query parameter's text, checked by FastAPI's pattern (query strings are lax, not models).
+QUERY_TEXT_PATTERN = r"^[^\x00]*$"
 # What str.strip() removes, spelled out: regex engines disagree on what \s covers.
 _SPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 NOT_BLANK_PATTERN = rf"[^{_SPACE}]"  # somewhere a character that is not space

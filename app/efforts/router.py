@@ -7,6 +7,7 @@ from fastapi import APIRouter, Body, Depends, Query
 from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
+from app.core.fields import QUERY_TEXT_PATTERN
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import ProvidersDep, SettingsDep
 from app.efforts import service
@@ -74,7 +75,7 @@ async def search_efforts(
         Query(
             min_length=1,
             max_length=2000,
-            pattern=r"^[^\x00]*$",
+            pattern=QUERY_TEXT_PATTERN,
             description="Words of the topic, or an effort's id (`e_4`).",
         ),
     ],

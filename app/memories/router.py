@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body, Query, Request
 from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
+from app.core.fields import QUERY_TEXT_PATTERN
 from app.core.idempotency import IdempotencyKey, idempotency_of
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
@@ -97,7 +98,7 @@ async def list_memories(
         Query(
             min_length=1,
             max_length=500,
-            pattern=r"^[^\x00]*$",
+            pattern=QUERY_TEXT_PATTERN,
             description="Words to search for (web-search syntax); best matches first.",
         ),
     ] = None,
