@@ -52,6 +52,22 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     app.state.schema_head = head_revision()
 
 
+# A collection of the young generation after this many more allocations than frees, not
+# Python's 700: a build's temporaries are freed by their reference counts long before, so
+# collections stop walking them and promoting them to be walked again by the older generations.
+GC_THRESHOLDS = (20_000, 20, 20)
+
+
+def settle_garbage_collector() -> None:
+    """What startup made (the model, SQLAlchemy's and pydantic's schemas) lives as long as the
+    process: frozen, the collector stops walking it on every collection (on two cores, builds at
+    16 clients went from 31.9 to 34.8 per second). With `GC_THRESHOLDS`, ~1,100 builds spent
+    24-29 ms collecting instead of ~0.9 s, with no pause of 10-20 ms for the oldest generation."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def create_app(
     settings: Settings,
     *,
@@ -76,11 +92,7 @@ def create_app(
             await asyncio.wait({warming}, timeout=settings.context.embedding_deadline_seconds)
             if bootstrap_key:
                 await ensure_first_key(runtime.database, settings.data_dir)
-            # What startup made (the model, SQLAlchemy's and pydantic's schemas) lives as long
-            # as the process: frozen, the collector stops walking it on every collection. On two
-            # cores this took builds at 16 clients from 31.9 to 34.8 per second.
-            gc.collect()
-            gc.freeze()
+            settle_garbage_collector()
             log.info("service.ready", worker_in_process=in_process)
             try:
                 async with mcp.running():

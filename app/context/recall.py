@@ -104,16 +104,28 @@ def protected_tokens(tokens: Tokens, choice: HistoryChoice) -> int:
 def fit_recalled(
     tokens: Tokens, context: str, context_tokens: int, hits: Sequence[RecallHit], room: int
 ) -> Recall:
-    """The hits (best first) that fit, each whole, with the context in `room` tokens, the whole
-    text recounted at each step: tokens do not add up across a join."""
+    """The hits (best first) that fit, each whole, with the context in `room` tokens.
+
+    The context is counted once with the section's header after it (tokens do not add up
+    across the join); each step then counts the section alone, a few lines, and puts the
+    header's own tokens in its place. The text with the hits chosen is counted whole at the
+    end, and while it passes `room` the last one chosen goes: only the count of the whole text
+    keeps the promise. The context's text is counted twice, not once per hit."""
+    header = tokens.count(RECALL_HEADER)
+    opened = tokens.count(context + SEPARATOR + RECALL_HEADER if context else RECALL_HEADER)
     chosen: list[RecallHit] = []
-    text, count = context, context_tokens
     for hit in hits:
-        trial = with_recalled(context, [*chosen, hit])
+        section = with_recalled("", [*chosen, hit])
+        if opened - header + tokens.count(section) <= room:
+            chosen.append(hit)
+    text, count = context, context_tokens
+    while chosen:
+        trial = with_recalled(context, chosen)
         trial_tokens = tokens.count(trial)
         if trial_tokens <= room:
-            chosen.append(hit)
             text, count = trial, trial_tokens
+            break
+        chosen.pop()
     chosen.sort(key=lambda hit: hit.message.seq)
     return Recall(
         text,

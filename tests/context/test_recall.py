@@ -9,7 +9,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.context.history import HistoryMessage, select_history
-from app.context.recall import RECALL_HEADER, RecallHit, recall_into, recall_line, words_needed
+from app.context.recall import (
+    RECALL_HEADER,
+    RecallHit,
+    fit_recalled,
+    recall_into,
+    recall_line,
+    with_recalled,
+    words_needed,
+)
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 from tests.context.test_history import sessions, words
 
@@ -60,3 +68,33 @@ def test_a_clear_reference_holds_two_of_the_inputs_words_or_its_only_one() -> No
     assert [words_needed(n) for n in (1, 2, 3, 10)] == [1, 2, 2, 2]
     hit = RecallHit(HistoryMessage(12, "user", "Rotate it on Tuesday."), SAID_AT, 0.5)
     assert recall_line(hit) == "- [seq 12, user, 2026-11-20] Rotate it on Tuesday."
+
+
+def test_the_best_hits_that_fit_whole_come_back_and_the_rest_wait(
+    token_counter: TokenCounter,
+) -> None:
+    tokens = token_counter.bound("cl100k_base")
+    context = "## Identity\nNewton.\n\n## Facts\n- Redis runs on port 6380 in staging."
+    said = [
+        HistoryMessage(seq, "user", f"message {seq}: " + "the cache warms in the night " * seq)
+        for seq in (3, 5, 9)
+    ]
+    hits = [RecallHit(message, SAID_AT, 1.0 / (i + 1)) for i, message in enumerate(said)]
+    whole = with_recalled(context, hits)
+    first_two = with_recalled(context, hits[:2])
+    context_tokens = tokens.count(context)
+
+    everything = fit_recalled(tokens, context, context_tokens, hits, tokens.count(whole))
+    assert everything.hits == tuple(hits)
+    assert everything.text == whole
+
+    # One token short of the three: the best two, in conversation order, and counted exactly.
+    two = fit_recalled(tokens, context, context_tokens, hits, tokens.count(whole) - 1)
+    assert two.hits == tuple(hits[:2])
+    assert two.text == first_two
+    assert two.tokens == tokens.count(first_two) == context_tokens + two.added
+    assert two.line_tokens == tuple(tokens.count(recall_line(h)) + 1 for h in hits[:2])
+
+    # No room beyond the context: none, and the context as it was.
+    none = fit_recalled(tokens, context, context_tokens, hits, context_tokens)
+    assert (none.hits, none.text, none.tokens) == ((), context, context_tokens)
