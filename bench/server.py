@@ -118,6 +118,14 @@ class RssSampler:
             self._track_cpu()
 
 
+def _used(process: psutil.Process) -> float:
+    try:
+        times = process.cpu_times()
+    except psutil.Error:
+        return 0.0  # ended between listing and reading
+    return float(times.user + times.system)
+
+
 def _busy_seconds() -> float:
     times = psutil.cpu_times()
     return float(times.user + times.system + times.nice + getattr(times, "irq", 0.0)) + float(
@@ -224,6 +232,18 @@ class Service:
             return [process, *process.children(recursive=True)]
         except (psutil.Error, RuntimeError):
             return []
+
+    def cpu_seconds(self) -> tuple[float, float]:
+        """CPU seconds used so far by the API processes and by PostgreSQL: the postmaster
+        counts the backends that ended, the live ones count their own."""
+        api = sum(_used(process) for process in self.api_processes())
+        postgres = self.postgres_processes()
+        ended = 0.0
+        if postgres:
+            with contextlib.suppress(psutil.Error):
+                times = postgres[0].cpu_times()
+                ended = times.children_user + times.children_system
+        return api, ended + sum(_used(process) for process in postgres)
 
     def memory_now(self) -> tuple[float, float, float]:
         """Bytes now: the API processes' RSS, sum of PostgreSQL RSS, sum of PostgreSQL PSS."""

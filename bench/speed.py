@@ -5,6 +5,7 @@ import time
 from collections import defaultdict
 from dataclasses import asdict
 
+import psutil
 from pydantic import JsonValue
 
 from app.core.config import Settings
@@ -30,6 +31,8 @@ QUERIES = 200
 CONCURRENT_CLIENTS = 16
 BUILDS_PER_CLIENT = 30
 LAG_SAMPLE = 50
+# What the CPU of the builds at 16 clients is shared out among, per build.
+CPU_PARTS = ("api", "postgres", "client")
 IDLE_WRITES = 10
 # The same builds with a session: a scripted conversation of this many messages, and a window
 # whose memory share is BUDGET (a fifth of the 20,000 tokens available), the rest the history's.
@@ -149,9 +152,14 @@ async def _step(
     lag_idle = await _lag_idle(api, generator)
     await _builds(api, queries[:20], 1, 20, "warm-up")
     server1, client1, stages1, used, _wall = await _builds(api, queries, 1, len(queries), "c=1")
+    cpu_before = _cpu_seconds(service)
     server16, client16, _s, _u, wall16 = await _builds(
         api, queries, CONCURRENT_CLIENTS, BUILDS_PER_CLIENT, f"c={CONCURRENT_CLIENTS}"
     )
+    cpu_ms = {
+        part: round((after - before) * 1000 / len(server16), 1)
+        for part, before, after in zip(CPU_PARTS, cpu_before, _cpu_seconds(service), strict=True)
+    }
     with_session, _c, session_stages, _u, _w = await _builds(
         api, queries, 1, len(queries), f"c=1, session of {SESSION_MESSAGES}", session=True
     )
@@ -200,7 +208,15 @@ async def _step(
         stages_session_c1={k: percentiles(v) for k, v in session_stages.items()},
         session_ratio_p50=round(session_c1.p50 / max(server_c1.p50, 1e-6), 2),
         session_ratio_p95=round(session_c1.p95 / max(server_c1.p95, 1e-6), 2),
+        cpu_ms_per_build_c16=cpu_ms,
     )
+
+
+def _cpu_seconds(service: Service) -> tuple[float, float, float]:
+    """CPU seconds used so far by the service's API processes, its PostgreSQL, and this
+    benchmark (its HTTP client)."""
+    times = psutil.Process().cpu_times()
+    return (*service.cpu_seconds(), times.user + times.system)
 
 
 async def _measure(

@@ -56,6 +56,8 @@ class SizeStep:
     session_ratio_p50: float | None = None
     session_ratio_p95: float | None = None
     stages_session_c1: dict[str, Percentiles] | None = None
+    # CPU ms per build at 16 clients: the API processes, PostgreSQL, the benchmark's client.
+    cpu_ms_per_build_c16: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -223,9 +225,29 @@ def tables(result: SpeedResult) -> str:
             "With the session, p50 ms: "
             + "; ".join(f"{s.size:,}: {_stages(s.stages_session_c1 or {})}" for s in with_session)
         )
+    parts += _cpu_lines(steps, result.run.get("cores"))
     parts.append(
         f"Other processes on the machine used {result.other_cpu_share:.0%} of its CPU meanwhile."
     )
     if result.skipped_100k:
         parts.append("The 100,000-memory step was skipped (--skip-100k).")
     return "\n".join(parts)
+
+
+def _cpu_lines(steps: list[SizeStep], cores: JsonValue) -> list[str]:
+    """The CPU a build at 16 clients costs, and the builds/s the machine's cores allow at that
+    cost (the service's share only: the benchmark's client runs on the same cores)."""
+    lines = []
+    for s in steps:
+        cpu = s.cpu_ms_per_build_c16
+        if not cpu:
+            continue
+        service = cpu["api"] + cpu["postgres"]
+        line = (
+            f"CPU per build at 16 clients, {s.size:,}: API {cpu['api']:.1f} ms, PostgreSQL "
+            f"{cpu['postgres']:.1f} ms, the benchmark's client {cpu['client']:.1f} ms"
+        )
+        if isinstance(cores, int) and service > 0:
+            line += f"; {cores} cores allow at most {cores * 1000 / service:.0f} builds/s"
+        lines.append(line)
+    return lines
