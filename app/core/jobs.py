@@ -77,11 +77,15 @@ class JobRepository:
             .order_by(Job.id)
             .limit(limit)
             .with_for_update(skip_locked=True)
-            .scalar_subquery()
+            # Chosen once: as `IN (subquery)` the planner may run the subquery again for each
+            # row it updates (a nested loop, on some statistics), each run skipping the rows
+            # the last one locked, and a claim took more than `limit` jobs.
+            .cte("due")
+            .prefix_with("MATERIALIZED")
         )
         rows = await self.session.execute(
             update(Job)
-            .where(Job.id.in_(due))
+            .where(Job.id == due.c.id)
             .values(
                 state="running",
                 attempts=Job.attempts + 1,

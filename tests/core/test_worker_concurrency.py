@@ -325,3 +325,22 @@ async def test_a_claim_taken_over_writes_nothing(
     await embed.run(database.sessionmaker, [second])
     assert await embedded_at() is not None
     assert await jobs_of(database, [memory_id]) == [("done", 2, "second/1")]
+
+
+async def test_a_claim_takes_no_more_than_its_batch_whatever_the_plan(
+    committed_client: httpx.AsyncClient,
+    committed_tenancy: Tenancy,
+    database: Database,
+) -> None:
+    await facts_of_a_new_agent(
+        committed_client, committed_tenancy, "Fact {n} in a queue planned badly.", 12
+    )
+    async with database.sessionmaker() as session, session.begin():
+        # Statistics can lead PostgreSQL to a plan that chooses the jobs again for each job it
+        # updates (a nested loop with the choice inside), each time past those it took: here
+        # that plan is the only one left.
+        for method in ("hashjoin", "mergejoin", "hashagg", "material", "sort"):
+            await session.execute(text(f"SET LOCAL enable_{method} = off"))
+        claimed = await JobRepository(session).claim("planned/1", "embed", 4, timedelta(minutes=5))
+        assert len(claimed) == 4
+        await session.rollback()
