@@ -62,10 +62,8 @@ class RssSampler:
         self._lock = threading.Lock()
         self._peak = (0.0, 0.0, 0.0)
         self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
-        self._cpu_seen: dict[int, float] = {}  # CPU seconds of our processes, by pid
-        self._track_cpu()
         # What they had used before: a sampler started late in a run counts from its start.
-        self._cpu_start = dict(self._cpu_seen)
+        self._cpu_start = self._our_cpu_seconds()
         self._busy_start = _busy_seconds()
         self._wall_start = time.monotonic()
 
@@ -74,24 +72,14 @@ class RssSampler:
 
     def other_cpu_share(self) -> float:
         """The share of the machine's CPU used by processes that are not this benchmark's."""
-        self._track_cpu()
         busy = _busy_seconds() - self._busy_start
-        ours = sum(cpu - self._cpu_start.get(pid, 0.0) for pid, cpu in self._cpu_seen.items())
+        ours = self._our_cpu_seconds() - self._cpu_start
         capacity = (time.monotonic() - self._wall_start) * (os.cpu_count() or 1)
         return round(max(busy - ours, 0.0) / max(capacity, 1e-9), 3)
 
-    def _track_cpu(self) -> None:
-        processes = [
-            psutil.Process(),
-            *self._service.postgres_processes(),
-            *self._service.api_processes(),
-        ]
-        for process in processes:
-            try:
-                times = process.cpu_times()
-            except psutil.Error:
-                continue
-            self._cpu_seen[process.pid] = times.user + times.system
+    def _our_cpu_seconds(self) -> float:
+        """The service's and this benchmark's CPU seconds so far."""
+        return sum(self._service.cpu_seconds()) + benchmark_cpu_seconds()
 
     def stop(self) -> None:
         self._stop.set()
@@ -115,7 +103,11 @@ class RssSampler:
     def _run(self) -> None:
         while not self._stop.wait(self._interval):
             self.sample()
-            self._track_cpu()
+
+
+def benchmark_cpu_seconds() -> float:
+    """The CPU seconds this benchmark's own process (its HTTP client) used so far."""
+    return _used(psutil.Process())
 
 
 def _used(process: psutil.Process) -> float:

@@ -5,7 +5,6 @@ import time
 from collections import defaultdict
 from dataclasses import asdict
 
-import psutil
 from pydantic import JsonValue
 
 from app.core.config import Settings
@@ -18,7 +17,7 @@ from bench.corpus import REFERENCE_TIME, CorpusGenerator
 from bench.floor import measure_floor
 from bench.ingest import progress, wait_for_background, write_concurrently
 from bench.report import RESULTS_DIR, Percentiles, percentiles, run_info, write_json
-from bench.server import RssSampler, Service
+from bench.server import RssSampler, Service, benchmark_cpu_seconds
 from bench.speed_tables import SizeStep, SpeedResult, tables
 
 SEED = 20260101
@@ -215,8 +214,7 @@ async def _step(
 def _cpu_seconds(service: Service) -> tuple[float, float, float]:
     """CPU seconds used so far by the service's API processes, its PostgreSQL, and this
     benchmark (its HTTP client)."""
-    times = psutil.Process().cpu_times()
-    return (*service.cpu_seconds(), times.user + times.system)
+    return (*service.cpu_seconds(), benchmark_cpu_seconds())
 
 
 async def _measure(
