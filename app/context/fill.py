@@ -118,12 +118,14 @@ class FlexibleLayers:
             return False
         return bool((self._vectors[: self._count] @ vector).max() >= threshold)
 
-    def add(self, included: Included, cost: int) -> None:
+    def add(self, included: Included, cost: int, *, vector: bool = True) -> None:
         candidate = included.scored.candidate
         self.chosen[candidate.kind].append(included)
         self.used[candidate.kind] += cost
         if candidate.kind == "episode":
             self.days.add(date_line(included.scored))
+        if not vector:
+            return
         if candidate.embedding is not None and candidate.embedding.shape == (self.dimensions,):
             if self._vectors is None:
                 self._vectors = np.zeros((self.capacity, self.dimensions), dtype=np.float32)
@@ -131,11 +133,16 @@ class FlexibleLayers:
             self._count += 1
 
     def remove(self, item: Included, reason: Excluded) -> None:
-        """Take an item out again (the hard budget's last resort)."""
+        """Take an item out again (the hard budget's last resort); the headings it alone
+        needed go with it."""
         kind = item.scored.candidate.kind
         self.chosen[kind].remove(item)
-        self.used[kind] -= item.tokens
         self.excluded[str(item.scored.candidate.memory_id)] = reason
+        remaining, self.chosen[kind], self.used[kind] = self.chosen[kind], [], 0
+        if kind == "episode":
+            self.days = set()
+        for kept in remaining:  # counted again as they were added, headings once
+            self.add(kept, self.header_cost(kept.scored, kept.detail) + kept.tokens, vector=False)
 
 
 def fullest(scored: Scored) -> Detail:

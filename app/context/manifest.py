@@ -103,13 +103,8 @@ def account(
 
 
 def _censor_tokens(tokens: Tokens, fixed: FixedSections) -> dict[uuid.UUID, int]:
-    """Each shown censor's line and its tokens, newline included."""
-    section = fixed.sections.get("censors") or ""
-    lines = section.split("\n")[1:]
-    return {
-        censor_id: tokens.count(line) + 1
-        for censor_id, line in zip(fixed.shown_censors(), lines, strict=True)
-    }
+    """Each shown censor and the tokens of its item, the line break before it included."""
+    return {censor_id: tokens.count(item) + 1 for censor_id, item in fixed.shown_censors()}
 
 
 @dataclass(frozen=True)
@@ -136,7 +131,10 @@ class Built:
         return self.assembly.included() + list(self.learnings.items if self.learnings else ())
 
     def item_ids(self) -> list[uuid.UUID]:
-        return [item.scored.candidate.memory_id for item in self.included()]
+        """Every memory the context holds: its layers', Past Learnings' and the constraints'
+        (feedback and refresh name them all)."""
+        memories = [item.scored.candidate.memory_id for item in self.included()]
+        return memories + list(self.assembly.shown_censors)
 
 
 def centroid(built: Built) -> list[float] | None:

@@ -55,16 +55,33 @@ class FixedSections:
 
     sections: dict[str, str | None] = field(default_factory=dict)
     caps: dict[str, int] = field(default_factory=dict)
-    censor_ids: list[uuid.UUID] = field(default_factory=list)  # of the constraints' lines
+    # The constraints' items in the text, in order: each censor's id and its item, which spans
+    # several lines when the censor's text does.
+    censor_items: list[tuple[uuid.UUID, str]] = field(default_factory=list)
 
-    def shown_censors(self) -> list[uuid.UUID]:
-        """The censors whose lines are in the text (the hard budget may have cut the last)."""
-        section = self.sections.get("censors")
-        return self.censor_ids[: section.count("\n")] if section is not None else []
+    def shown_censors(self) -> list[tuple[uuid.UUID, str]]:
+        """The censors whose items are in the text, with those items."""
+        return self.censor_items if self.sections.get("censors") is not None else []
+
+    def drop_last_censor(self) -> None:
+        """Take the last constraint out of the text; the section goes with its last one."""
+        self.censor_items.pop()
+        self.sections["censors"] = _censor_section(self.censor_items)
 
     def used(self, tokens: Tokens) -> int:
         """Tokens of the sections present, each with the blank line before the next."""
         return sum(tokens.count(s) + 1 for s in self.sections.values() if s is not None)
+
+
+def bullet(text: str) -> str:
+    """A list item whose later lines are indented under its bullet: a user's line breaks stay
+    inside the item and cannot start a heading or an item of their own."""
+    return "- " + text.strip().replace("\n", "\n  ")
+
+
+def one_line(text: str) -> str:
+    """A text that must stay on one line (a heading's), its line breaks as spaces."""
+    return " ".join(text.split())
 
 
 def _strings(value: JsonValue) -> list[str]:
@@ -84,7 +101,7 @@ def identity_text(identity: Mapping[str, JsonValue]) -> str:
     text = " ".join(p for p in parts if p)
     rules = _strings(identity.get("core_rules"))
     if rules:
-        text += "\nCore rules:\n" + "\n".join(f"- {rule}" for rule in rules)
+        text += "\nCore rules:\n" + "\n".join(bullet(rule) for rule in rules)
     return text.strip()
 
 
@@ -94,7 +111,7 @@ def working_memory_text(working_memory: Mapping[str, JsonValue]) -> str:
     text = task if isinstance(task, str) else ""
     threads = _strings(working_memory.get("open_threads"))
     if threads:
-        text += "\nOpen threads:\n" + "\n".join(f"- {thread}" for thread in threads)
+        text += "\nOpen threads:\n" + "\n".join(bullet(thread) for thread in threads)
     return text.strip()
 
 
@@ -113,8 +130,8 @@ def render_item(scored: Scored, detail: Detail) -> str:
         detail, candidate.micro
     )
     if own_section(scored, detail):
-        return f"## Procedure: {candidate.title}\n{text.strip()}"
-    return "- " + text.strip().replace("\n", "\n  ")
+        return f"## Procedure: {one_line(candidate.title or '')}\n{text.strip()}"
+    return bullet(text)
 
 
 def date_line(scored: Scored) -> str:
@@ -131,11 +148,31 @@ def section_header(kind: FlexibleKind) -> str:
     return f"## {SECTION_TITLES[kind]}"
 
 
-def _frame_body(frame: Frame) -> str:
-    body = frame.description
-    if frame.questions:
-        body += "\nConsider:\n" + "\n".join(f"- {q}" for q in frame.questions)
-    return body
+def _fit_frame(tokens: Tokens, header: str, frame: Frame, limit: int) -> str | None:
+    """The frame's description (cut back to its last whole sentence when it must be cut),
+    then as many of its questions as fit, each whole: half a question misleads."""
+    description = frame.description.strip()
+    section = _fit_text(tokens, header, description, limit) if description else header
+    if section is None or (description and not section.endswith(description)):
+        return _whole_sentences(section, header)
+    asked: list[str] = []
+    for question in frame.questions:
+        fuller = f"{section}\nConsider:\n" + "\n".join(map(bullet, [*asked, question]))
+        if tokens.count(fuller) > limit:
+            break
+        asked.append(question)
+    if not asked:
+        return section if description else None
+    return f"{section}\nConsider:\n" + "\n".join(map(bullet, asked))
+
+
+def _whole_sentences(section: str | None, header: str) -> str | None:
+    """A cut description back to the end of its last whole sentence, when it has one."""
+    if section is None:
+        return None
+    body = section[len(header) + 1 :]
+    end = max(body.rfind(mark) for mark in (". ", "? ", "! ", ".\n"))
+    return f"{header}\n{body[: end + 1]}" if end > 0 else section
 
 
 def _fit_text(tokens: Tokens, header: str, body: str, limit: int) -> str | None:
@@ -150,18 +187,27 @@ def _fit_text(tokens: Tokens, header: str, body: str, limit: int) -> str | None:
     return f"{header}\n{tokens.truncate(body, room)}"
 
 
+_CENSORS_HEADER = "## Active Constraints"
+
+
+def censor_item(censor: Censor) -> str:
+    """A constraint as its list item: the action, the trigger on one line, then the reason."""
+    return bullet(f"{censor.action.upper()}: {one_line(censor.pattern)} — {censor.reason}")
+
+
+def _censor_section(items: Sequence[tuple[uuid.UUID, str]]) -> str | None:
+    return "\n".join([_CENSORS_HEADER, *(item for _, item in items)]) if items else None
+
+
 def _fit_censors(
-    tokens: Tokens, censors: Sequence[Censor], limit: int, shown: list[uuid.UUID]
+    tokens: Tokens, censors: Sequence[Censor], limit: int, shown: list[tuple[uuid.UUID, str]]
 ) -> str | None:
-    """The chosen censors in their order, as many as fit (their ids go to `shown`)."""
-    header = "## Active Constraints"
-    lines: list[str] = []
+    """The chosen censors in their order, as many as fit (with their items, in `shown`)."""
     for censor in censors:
-        line = f"- {censor.action.upper()}: {censor.pattern} — {censor.reason}"
-        if tokens.count("\n".join([header, *lines, line])) <= limit:
-            lines.append(line)
-            shown.append(censor.memory_id)
-    return "\n".join([header, *lines]) if lines else None
+        item = (censor.memory_id, censor_item(censor))
+        if tokens.count(_censor_section([*shown, item]) or "") <= limit:
+            shown.append(item)
+    return _censor_section(shown)
 
 
 def _fixed_section(
@@ -170,12 +216,12 @@ def _fixed_section(
     if layer == "identity":
         return _fit_text(tokens, "## Identity", content.identity, cap)
     if layer == "censors":
-        return _fit_censors(tokens, content.censors, cap, fixed.censor_ids)
+        return _fit_censors(tokens, content.censors, cap, fixed.censor_items)
     if layer == "working_memory":
         return _fit_text(tokens, "## Current Focus", content.working_memory, cap)
     if layer == "frame":
         header = f"## Current Approach: {content.frame.name.replace('_', ' ').title()}"
-        return _fit_text(tokens, header, _frame_body(content.frame), cap)
+        return _fit_frame(tokens, header, content.frame, cap)
     return _fit_text(tokens, "## Note", content.calibration or "", cap)
 
 

@@ -25,11 +25,10 @@ def _drop_one(tokens: Tokens, fixed: FixedSections, layers: FlexibleLayers, over
         section = fixed.sections.get(layer)
         if section is None:
             continue
-        lines = section.split("\n")
-        # A multi-item censor list loses its last line; anything else leaves whole.
-        fixed.sections[layer] = (
-            "\n".join(lines[:-1]) if layer == "censors" and len(lines) > 2 else None
-        )
+        if layer == "censors":
+            fixed.drop_last_censor()  # a constraint at a time, the last shown first
+        else:
+            fixed.sections[layer] = None
         return
     identity = fixed.sections.get("identity")
     if identity is not None:

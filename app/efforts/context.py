@@ -72,6 +72,10 @@ async def working_history(
     rows = await repository.working_messages(
         conversation.id, sinks=window.sinks, raw=raw, ambient_from=start or 0
     )
+    # An effort whose messages are all sinks is in the history raw already: not its summary too.
+    opening = {r.effort_id for r in rows if r.seq < window.sinks and r.effort_id is not None}
+    if opening:
+        placed |= dict.fromkeys(await repository.within(list(opening), window.sinks), "raw")
     wanted = sorted(
         (e for e in efforts if placed[e.effort_id] == "summary"),
         key=lambda e: (-e.last_referenced_turn, e.name),

@@ -224,6 +224,16 @@ class EffortRepository:
         rows = await self.session.execute(select(union).order_by(union.c.seq))
         return [WorkingRow(*row) for row in rows]
 
+    async def within(self, effort_ids: Sequence[uuid.UUID], before: int) -> set[uuid.UUID]:
+        """Those of the efforts that have no message at seq `before` or later."""
+        later = exists().where(SessionMessage.effort_id == SessionEffort.id)
+        rows = await self.session.scalars(
+            select(SessionEffort.id).where(
+                SessionEffort.id.in_(effort_ids), ~later.where(SessionMessage.seq >= before)
+            )
+        )
+        return set(rows)
+
     async def messages_of(self, effort_id: uuid.UUID) -> list[SessionMessage]:
         """An effort's messages, in conversation order."""
         rows = await self.session.scalars(

@@ -64,7 +64,7 @@ def placement(effort: EffortView, turn: int, settings: EffortSettings) -> Placem
 def effort_line(effort: EffortView) -> str:
     """`[effort e_4 concluded: title] summary`, on one line."""
     body = " ".join(effort.summary.split()) if effort.summary else PENDING
-    return f"[effort {effort.name} concluded: {effort.title}] {body}"
+    return f"[effort {effort.name} concluded: {' '.join(effort.title.split())}] {body}"
 
 
 def memory_note(hidden: int, session: str) -> str:

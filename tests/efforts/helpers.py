@@ -52,9 +52,14 @@ async def efforts(client: httpx.AsyncClient, tenancy: Tenancy) -> dict[str, dict
 
 
 async def build(
-    client: httpx.AsyncClient, tenancy: Tenancy, providers: Providers, text: str = "Go on."
+    client: httpx.AsyncClient,
+    tenancy: Tenancy,
+    providers: Providers,
+    text: str = "Go on.",
+    **window: int,
 ) -> dict[str, Any]:
-    """A build with the session, checked against the promise."""
+    """A build with the session (`window`: fields other than WINDOW's), checked against the
+    promise."""
     response = await client.post(
         "/context/build",
         headers=tenancy.headers,
@@ -63,7 +68,7 @@ async def build(
             "input": text,
             "model": "gpt-4o",
             "session_id": "work-1",
-            "window": WINDOW,
+            "window": WINDOW | window,
         },
     )
     assert response.status_code == 200, response.text
