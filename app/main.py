@@ -15,7 +15,11 @@ from app.context.frame_catalogue import BUILTIN_FRAMES
 from app.context.router import router as context_router
 from app.core.config import Settings
 from app.core.errors import install_error_handlers
-from app.core.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
+from app.core.middleware import (
+    BodySizeLimitMiddleware,
+    RequestContextMiddleware,
+    UnexpectedErrorMiddleware,
+)
 from app.core.migrations import head_revision
 from app.core.openapi import install_openapi
 from app.efforts.router import router as efforts_router
@@ -111,6 +115,7 @@ def create_app(
     )
     install_error_handlers(app)
     install_openapi(app, batch_max_items=settings.api.batch_max_items)
+    app.add_middleware(UnexpectedErrorMiddleware)  # innermost: the others see its 500
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.api.max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
     app.include_router(ops_router)

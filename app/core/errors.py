@@ -140,20 +140,24 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
     return await _domain_error(request, unavailable)
 
 
-async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("request.failed", path=request.url.path)
+def unexpected_problem(path: str) -> JSONResponse:
+    """The 500 of a request that failed for a reason the service did not expect (logged)."""
+    log.exception("request.failed", path=path)
     return problem_response(
         500,
         "Internal server error",
         "The service failed to handle this request; it has been logged. Retrying may help.",
-        request.url.path,
+        path,
     )
 
 
+async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    return unexpected_problem(request.url.path)
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Render domain, validation, routing and unexpected errors as problem+json."""
-    app.add_exception_handler(Exception, _unexpected_error)
-    # Handled here, not by the catch-all above: that one re-raises to the server after answering.
+    """Render domain, validation, routing and database errors as problem+json (any other
+    error: `middleware.UnexpectedErrorMiddleware`)."""
     app.add_exception_handler(SQLAlchemyError, _database_error)
     app.add_exception_handler(OSError, _database_error)
     app.add_exception_handler(DomainError, _domain_error)

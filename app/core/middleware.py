@@ -1,4 +1,5 @@
-"""ASGI middleware: request ids and logging context, metrics by route, and the body size limit."""
+"""ASGI middleware: request ids and logging context, metrics by route, the body size limit, and
+the answer to an unexpected error."""
 
 import time
 import uuid
@@ -6,12 +7,13 @@ import uuid
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.errors import problem_response
+from app.core.errors import problem_response, unexpected_problem
 from app.core.metrics import HTTP_LATENCY, HTTP_REQUESTS
 
 
 class RequestContextMiddleware:
-    """Gives each request an id (echoed as X-Request-ID) and records its metrics."""
+    """Gives each request an id (echoed as X-Request-ID) and records its metrics; every answer
+    says `X-Content-Type-Options: nosniff`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -30,9 +32,11 @@ class RequestContextMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message.setdefault("headers", []).append(
-                    (b"x-request-id", request_id.encode("latin-1"))
-                )
+                answer = message.setdefault("headers", [])
+                answer.append((b"x-request-id", request_id.encode("latin-1")))
+                # Every answer is what its content-type says: browsers must not guess another.
+                if all(name.lower() != b"x-content-type-options" for name, _ in answer):
+                    answer.append((b"x-content-type-options", b"nosniff"))
             await send(message)
 
         try:
@@ -86,3 +90,33 @@ class BodySizeLimitMiddleware:
                 await send(message)
 
         await self.app(scope, limited_receive, guarded_send)
+
+
+class UnexpectedErrorMiddleware:
+    """Answers 500 problem+json for an error no handler expected, and keeps the connection.
+
+    Starlette's own catch-all answers and then raises the error again to the server, which
+    drops the connection without `Connection: close`: a keep-alive client's next request, an
+    unrelated one, then failed with "connection reset". Here the error ends with the answer.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            if started:  # half a response cannot be finished: the server closes the connection
+                raise
+            await unexpected_problem(scope["path"])(scope, receive, send)
