@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.context.history_schemas import ContextWindow
 from app.core.fields import Label, Line, NotBlankText, RequestBody, Text, WholeNumber
+from app.providers.tokenizer import TargetModel
 
 AgentName = Annotated[
     str,
@@ -59,7 +60,7 @@ class AgentUpsert(RequestBody):
     default_budget: Annotated[int, Field(ge=100, le=1_000_000), WholeNumber] | None = Field(
         default=None, description="Token budget of a context when the request names none."
     )
-    model: Annotated[Text, Field(min_length=1, max_length=100)] | None = Field(
+    model: TargetModel | None = Field(
         default=None, description="Target model; picks the tokenizer that counts the budget."
     )
     default_window: ContextWindow | None = Field(

@@ -11,8 +11,6 @@ from app.context.schemas import (
     ContextExpandRequest,
     ContextFeedback,
     ContextFeedbackResponse,
-    LlmReply,
-    UsedMemories,
 )
 from app.core.config import EffortSettings
 from app.core.errors import Conflict, NotFound
@@ -54,7 +52,7 @@ async def record_feedback(
     if build.feedback is not None:
         raise Conflict("Feedback for this context was already recorded.", recorded=build.feedback)
     included = list(build.item_ids)
-    if isinstance(body, UsedMemories):
+    if body.used_memory_ids is not None:
         # Which memories a context holds is stored state, not the request's form: 409.
         for memory_id in body.used_memory_ids:
             if memory_id not in included:
@@ -66,18 +64,18 @@ async def record_feedback(
         used = list(dict.fromkeys(body.used_memory_ids))
     else:
         texts = await repository.texts(included)
-        used = referenced(body.reply, [(m, texts[m]) for m in included if m in texts])
+        used = referenced(body.reply or "", [(m, texts[m]) for m in included if m in texts])
     precision = round(len(used) / len(included), 4) if included else 0.0
     await repository.record_references(used)
     session_name = build.request.get("session_id")
-    if isinstance(body, LlmReply) and isinstance(session_name, str) and efforts is not None:
+    if body.reply is not None and isinstance(session_name, str) and efforts is not None:
         # The reply refers to efforts of the build's session too.
         await refer_in_reply(session, build.agent_id, session_name, body.reply, efforts)
     build.feedback = {
         "referenced": [str(m) for m in used],
         "precision": precision,
         "recorded_at": utcnow().isoformat(),
-        "from": "ids" if isinstance(body, UsedMemories) else "reply",
+        "from": "reply" if body.reply is not None else "ids",
     }
     metrics.observe_feedback(precision)
     return ContextFeedbackResponse(

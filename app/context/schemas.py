@@ -4,11 +4,20 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from app.context.history_schemas import ChatMessageRead, ContextWindow, HistoryRead
 from app.context.types import Admission, Detail, FlexibleKind
 from app.core.fields import Id, JsonObject, RequestBody, Text, Timestamp, WholeNumber
+from app.providers.tokenizer import TargetModel
 from app.sessions.schemas import SESSION_NAME_PATTERN
 
 FrameName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
@@ -63,7 +72,7 @@ class ContextBuildRequest(RequestBody):
     budget: Annotated[int, Field(ge=1, le=1_000_000), WholeNumber] | None = Field(
         default=None, description="Hard token limit; else the frame's budget, else the agent's."
     )
-    model: Annotated[Text, Field(min_length=1, max_length=100)] | None = Field(
+    model: TargetModel | None = Field(
         default=None, description="Target model: its tokenizer counts the budget."
     )
     now: Timestamp | None = Field(
@@ -286,20 +295,35 @@ class ContextExpandRequest(RequestBody):
     context_id: Id | None = None
 
 
-class UsedMemories(RequestBody):
-    """The memories of the context the LLM used, by id."""
+class ContextFeedback(RequestBody):
+    """Which memories of the context the LLM used: by id, or worked out from its reply."""
 
-    used_memory_ids: list[Id] = Field(max_length=1000)
+    model_config = ConfigDict(
+        json_schema_extra={
+            # What the validator says, for clients that read the schema: one of the two.
+            "oneOf": [
+                {"required": ["used_memory_ids"], "properties": {"used_memory_ids": _GIVEN}},
+                {"required": ["reply"], "properties": {"reply": _GIVEN}},
+            ],
+        },
+    )
 
+    used_memory_ids: list[Id] | None = Field(
+        default=None, max_length=1000, description="The memories of the context the LLM used."
+    )
+    reply: Annotated[Text, Field(max_length=200_000)] | None = Field(
+        default=None,
+        description="The LLM's reply: the service works out which memories it refers to.",
+    )
 
-class LlmReply(RequestBody):
-    """The LLM's reply: the service works out which loaded memories it refers to."""
-
-    reply: Annotated[Text, Field(max_length=200_000)]
-
-
-# One or the other: each closes its properties, so a body with both or neither fits neither.
-ContextFeedback = UsedMemories | LlmReply
+    @model_validator(mode="after")
+    def _one_of_the_two(self) -> "ContextFeedback":
+        if (self.used_memory_ids is None) == (self.reply is None):
+            raise ValueError(
+                "give either used_memory_ids (the memories the LLM used) or reply (its reply, "
+                "the service finds the memories it refers to), not both"
+            )
+        return self
 
 
 class ContextFeedbackResponse(BaseModel):

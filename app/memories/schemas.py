@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, JsonValue
+from pydantic import BaseModel, Field, JsonValue, ValidationInfo, field_validator
 
 from app.core.fields import Id, JsonObject, Label, LongText, RequestBody, Text, Timestamp
 from app.core.fields import Line as ShortText
@@ -90,9 +90,21 @@ class EpisodeCreate(_MemoryCreateBase):
     )
     detail: LongText
     started_at: Timestamp | None = None
-    # Not compared with started_at: a rule across two fields cannot be said in the schema.
-    ended_at: Timestamp | None = Field(default=None, description="When it ended, as given.")
+    ended_at: Timestamp | None = Field(
+        default=None, description="When it ended, as given; not before `started_at`."
+    )
     participants: list[Label] = Field(default_factory=list, max_length=100)
+
+    @field_validator("ended_at")
+    @classmethod
+    def _ends_after_it_starts(cls, ended: datetime | None, info: ValidationInfo) -> datetime | None:
+        started = info.data.get("started_at")
+        if ended is not None and started is not None and ended < started:
+            raise ValueError(
+                f"the episode ends ({ended.isoformat()}) before it starts "
+                f"({started.isoformat()}): swap the two, or leave ended_at out"
+            )
+        return ended
 
 
 class CensorCreate(_MemoryCreateBase):

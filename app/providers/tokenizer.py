@@ -6,10 +6,12 @@ import hashlib
 import os
 import uuid
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import tiktoken
+from pydantic import AfterValidator, Field
 
+from app.core.fields import Text
 from app.providers.long_counts import LongCounts
 from app.providers.packages import package_dir
 
@@ -26,6 +28,29 @@ _SHA256 = {
     "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
     "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
 }
+
+
+def _shipped_encoding(model: str) -> str:
+    """A target model whose tokens can be counted here: tiktoken counts a model it knows with
+    that model's encoding, and only o200k_base and cl100k_base are shipped (any model it does
+    not know is counted with the default)."""
+    try:
+        name = tiktoken.encoding_name_for_model(model)
+    except KeyError:
+        return model
+    if name not in ENCODINGS:
+        raise ValueError(
+            f"{model} counts tokens with the {name} vocabulary, which this service does not "
+            f"ship; name a model counted with {' or '.join(ENCODINGS)} (gpt-4o, gpt-4, "
+            "gpt-3.5-turbo, ...), or leave model out to count with the default"
+        )
+    return model
+
+
+# A model named to count a context's tokens (the budget is counted with its own tokenizer).
+TargetModel = Annotated[
+    Text, Field(min_length=1, max_length=100), AfterValidator(_shipped_encoding)
+]
 
 
 class VocabularyError(RuntimeError):

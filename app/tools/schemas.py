@@ -7,6 +7,7 @@ from fastapi import Path
 from pydantic import BaseModel, Field, JsonValue
 
 from app.core.fields import JsonObject, Label, NoNul, RequestBody, WholeNumber
+from app.providers.tokenizer import TargetModel
 
 ToolName = Annotated[
     str,
@@ -52,7 +53,7 @@ class ToolCallRequest(RequestBody):
         description="Tokens of `content` at most (the target model's tokenizer); "
         "CE_TOOLS__MAX_TOKENS when left out.",
     )
-    model: Label | None = Field(
+    model: TargetModel | None = Field(
         default=None,
         description="Count tokens as this model does; the agent's model when left out.",
     )

@@ -213,6 +213,17 @@ class ContextExpandRequest(BaseModel):
     context_id: str | None = None
 
 
+class ContextFeedback(BaseModel):
+    """Which memories of the context the LLM used: by id, or worked out from its reply."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    used_memory_ids: list[str] | None = None
+    """The memories of the context the LLM used."""
+    reply: str | None = None
+    """The LLM's reply: the service works out which memories it refers to."""
+
+
 class ContextFeedbackResponse(BaseModel):
     """ContextFeedbackResponse"""
 
@@ -476,7 +487,7 @@ class EpisodeCreate(BaseModel):
     detail: str
     started_at: datetime | None = None
     ended_at: datetime | None = None
-    """When it ended, as given."""
+    """When it ended, as given; not before `started_at`."""
     participants: list[str] | None = None
 
 
@@ -670,14 +681,6 @@ class LeftOut(BaseModel):
     kind: Literal["decision", "fact", "procedure", "episode"] | Literal["censor"]
     reason: Literal["budget", "score", "duplicate"]
     score: float
-
-
-class LlmReply(BaseModel):
-    """The LLM's reply: the service works out which loaded memories it refers to."""
-
-    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
-
-    reply: str
 
 
 class MarkPending(BaseModel):
@@ -1422,14 +1425,6 @@ class Totals(BaseModel):
     candidates: int
 
 
-class UsedMemories(BaseModel):
-    """The memories of the context the LLM used, by id."""
-
-    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
-
-    used_memory_ids: list[str]
-
-
 class WindowRead(BaseModel):
     """The window the build used (the request's fields over the agent's defaults over the
     settings), and how `available` was shared: the promise is `totals.used + the learnings
@@ -1518,9 +1513,6 @@ UpdateMemoryBody: TypeAlias = Annotated[
     | Retire,
     Field(discriminator="action"),
 ]
-
-
-ContextFeedbackBody: TypeAlias = UsedMemories | LlmReply
 
 
 RunRetentionBody: TypeAlias = RetentionRun | None
