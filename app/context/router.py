@@ -19,6 +19,7 @@ from app.context.schemas import (
 )
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
+from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.memories.dependencies import MemoryCtx
 from app.memories.schemas import MemoryRead
@@ -37,34 +38,51 @@ MAX_LISTED = 100
 AGENT_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
 
-def _serialized(build: ContextBuildResponse) -> Response:
-    """The build serialized once, by pydantic: FastAPI would validate and serialize it again."""
-    return Response(content=build.model_dump_json(), media_type="application/json")
-
-
 # 409: the agent's window defaults leave a build with a session no room (`window.py`).
 @router.post("/build", response_model=ContextBuildResponse, responses=problems(409, *WITH_BODY))
 async def build_context(
-    body: ContextBuildRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
+    body: ContextBuildRequest,
+    session: DbSession,
+    tenant: CurrentTenant,
+    engine: Engine,
+    idempotent: Idempotent,
 ) -> Response:
     """Build the context for an input: the text for the system prompt and its manifest."""
-    return _serialized(await service.build_context(session, engine, tenant, body))
+    # Serialized once, by pydantic: FastAPI would validate and serialize the build again.
+    return await idempotent.once_serialized(
+        tenant.id, lambda: service.build_context(session, engine, tenant, body)
+    )
 
 
 @router.post("/refresh", responses=problems(409, *WITH_BODY))
 async def refresh_context(
-    body: ContextRefreshRequest, session: DbSession, tenant: CurrentTenant, engine: Engine
+    body: ContextRefreshRequest,
+    session: DbSession,
+    tenant: CurrentTenant,
+    engine: Engine,
+    idempotent: Idempotent,
 ) -> ContextRefreshResponse:
     """Check a context against the next input; rebuild it when the conversation moved on."""
-    return await refresh.refresh_context(session, engine, tenant, body)
+    return await idempotent.once(
+        tenant.id,
+        ContextRefreshResponse,
+        lambda: refresh.refresh_context(session, engine, tenant, body),
+    )
 
 
-@router.post("/expand", responses=problems(*WITH_BODY))
+# 409: an Idempotency-Key used for another request.
+@router.post("/expand", responses=problems(409, *WITH_BODY))
 async def expand_memory(
-    body: ContextExpandRequest, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
+    body: ContextExpandRequest,
+    session: DbSession,
+    tenant: CurrentTenant,
+    ctx: MemoryCtx,
+    idempotent: Idempotent,
 ) -> MemoryRead:
     """The full record of a memory in a context; counts as a reference to it."""
-    return await feedback.expand_memory(session, ctx, tenant, body)
+    return await idempotent.once(
+        tenant.id, MemoryRead, lambda: feedback.expand_memory(session, ctx, tenant, body)
+    )
 
 
 @router.get("", responses=problems(422))
@@ -94,9 +112,15 @@ async def context_feedback(
     session: DbSession,
     tenant: CurrentTenant,
     engine: Engine,
+    idempotent: Idempotent,
 ) -> ContextFeedbackResponse:
     """Tell which loaded memories the LLM used (ids, or its reply); feeds recall precision.
 
-    409 when feedback was recorded already, or an id is not one of the context's memories."""
+    409 when feedback was recorded already (unless this retries it with its Idempotency-Key),
+    or an id is not one of the context's memories."""
     efforts = engine.settings.efforts  # a reply referring to an effort of the session
-    return await feedback.record_feedback(session, tenant, context_id, body, efforts)
+    return await idempotent.once(
+        tenant.id,
+        ContextFeedbackResponse,
+        lambda: feedback.record_feedback(session, tenant, context_id, body, efforts),
+    )

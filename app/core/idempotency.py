@@ -1,20 +1,37 @@
-"""Idempotency-Key: a retried POST returns the first response and stores nothing twice."""
+"""Idempotency-Key: a retried POST returns the first response and stores nothing twice.
+
+Every API POST takes `Idempotent` and runs its service through `once` (or `once_serialized`):
+the key is claimed in the request's transaction, the answer is kept beside it, and a retry with
+the same key and body gets that answer back with `Idempotent-Replayed: true`. A request without
+a key runs as it is: no query is added.
+"""
 
 import hashlib
+import json
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, TypeVar
 
-from fastapi import Header, Request
-from pydantic import JsonValue
+from fastapi import Depends, Header, Request, Response
+from pydantic import BaseModel
 from sqlalchemy import DateTime, ForeignKey, String, func, select, update
-from sqlalchemy.dialects.postgresql import JSONB, insert
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.db import Base
+from app.core.db import Base, DbSession
+from app.core.documents import JsonDocument
 from app.core.errors import Conflict
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+REPLAYED_DESCRIPTION = (
+    "`true` when this is the first response to an earlier request with the same "
+    "Idempotency-Key, sent again; nothing was stored this time."
+)
+M = TypeVar("M", bound=BaseModel)
 
 
 class IdempotencyRecord(Base):
@@ -25,47 +42,46 @@ class IdempotencyRecord(Base):
     tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"), primary_key=True)
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     request_hash: Mapped[str] = mapped_column(String(64))
-    response: Mapped[JsonValue | None] = mapped_column(JSONB)
+    # The body as it was sent: a `json` column keeps it byte for byte (`jsonb` reorders keys).
+    response: Mapped[str | None] = mapped_column(JsonDocument)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 IdempotencyKey = Annotated[
     str | None,
     Header(
-        alias="Idempotency-Key",
+        alias=IDEMPOTENCY_HEADER,
         min_length=1,
         max_length=255,
-        description="Retrying a POST with the same key returns the first response; "
-        "nothing is stored twice.",
+        description="Retrying with the same key and body returns the first response (with "
+        f"`{REPLAYED_HEADER}: true`) and stores nothing twice; the same key with another "
+        "body or route answers 409. Keys are the tenant's own.",
     ),
 ]
 
 
-@dataclass(frozen=True)
-class Idempotency:
-    """An Idempotency-Key and the fingerprint of the request that carries it."""
-
-    key: str
-    fingerprint: str
-
-
-def request_fingerprint(method: str, path: str, body: str) -> str:
+def request_fingerprint(method: str, target: str, body: bytes) -> str:
     """What makes two requests the same request."""
-    return hashlib.sha256(f"{method} {path}\n{body}".encode()).hexdigest()
+    return hashlib.sha256(f"{method} {target}\n".encode() + body).hexdigest()
 
 
-def idempotency_of(request: Request, key: str | None, body: str) -> Idempotency | None:
-    """The Idempotency-Key of a POST with its fingerprint, when the client sent one."""
-    if key is None:
-        return None
-    return Idempotency(key, request_fingerprint("POST", request.url.path, body))
+async def canonical_body(request: Request) -> bytes:
+    """The body as canonical JSON: its spacing and key order do not make another request."""
+    body = await request.body()
+    if not body.strip():
+        return b""
+    try:
+        parsed = await request.json()
+        return json.dumps(parsed, sort_keys=True, separators=(",", ":")).encode()
+    except (ValueError, RecursionError):
+        return body  # a route without a body ignores what is sent; its bytes still count
 
 
 class IdempotencyRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def claim(self, tenant_id: uuid.UUID, key: str, fingerprint: str) -> JsonValue | None:
+    async def claim(self, tenant_id: uuid.UUID, key: str, fingerprint: str) -> str | None:
         """Claim the key for this request, or return the response stored by the first one.
 
         The insert waits while another transaction holds the same key, so a concurrent retry
@@ -92,24 +108,73 @@ class IdempotencyRepository:
             )
         return record.response
 
-    async def replay(self, tenant_id: uuid.UUID, idempotency: Idempotency | None) -> JsonValue:
-        """For a request with a key: the first response when this is a retry, else None once
-        the key is claimed (see `claim`). None for a request without a key."""
-        if idempotency is None:
-            return None
-        return await self.claim(tenant_id, idempotency.key, idempotency.fingerprint)
-
-    async def remember(
-        self, tenant_id: uuid.UUID, idempotency: Idempotency | None, response: JsonValue
-    ) -> None:
-        """Keep the response of a request with a key, to replay it on a retry."""
-        if idempotency is not None:
-            await self.store(tenant_id, idempotency.key, response)
-
-    async def store(self, tenant_id: uuid.UUID, key: str, response: JsonValue) -> None:
+    async def store(self, tenant_id: uuid.UUID, key: str, response: str) -> None:
         """Keep the response to replay it on a retry."""
         await self.session.execute(
             update(IdempotencyRecord)
             .where(IdempotencyRecord.tenant_id == tenant_id, IdempotencyRecord.key == key)
             .values(response=response)
         )
+
+
+@dataclass(frozen=True)
+class IdempotentPost:
+    """A POST's Idempotency-Key, if sent: its first answer is kept and replayed."""
+
+    session: AsyncSession
+    response: Response  # the request's response, whose headers FastAPI sends
+    key: str | None
+    fingerprint: str
+
+    async def once(
+        self, tenant_id: uuid.UUID, schema: type[M], produce: Callable[[], Awaitable[M]]
+    ) -> M:
+        """`produce`'s answer, kept under the key; a retry gets that answer instead."""
+        if self.key is None:
+            return await produce()
+        stored = await self._claim(tenant_id)
+        if stored is not None:
+            self.response.headers[REPLAYED_HEADER] = "true"
+            return schema.model_validate_json(stored)
+        answer = await produce()
+        await IdempotencyRepository(self.session).store(
+            tenant_id, self.key, answer.model_dump_json(by_alias=True)
+        )
+        return answer
+
+    async def once_serialized(
+        self, tenant_id: uuid.UUID, produce: Callable[[], Awaitable[BaseModel]]
+    ) -> Response:
+        """As `once`, for a route that sends its answer as pydantic serializes it; a retry gets
+        the stored bytes, never parsed again."""
+        if self.key is not None:
+            stored = await self._claim(tenant_id)
+            if stored is not None:
+                return _json_response(stored, {REPLAYED_HEADER: "true"})
+        body = (await produce()).model_dump_json()
+        if self.key is not None:
+            await IdempotencyRepository(self.session).store(tenant_id, self.key, body)
+        return _json_response(body, {})
+
+    async def _claim(self, tenant_id: uuid.UUID) -> str | None:
+        assert self.key is not None
+        return await IdempotencyRepository(self.session).claim(
+            tenant_id, self.key, self.fingerprint
+        )
+
+
+def _json_response(body: str, headers: dict[str, str]) -> Response:
+    return Response(content=body, media_type="application/json", headers=headers)
+
+
+async def _idempotent_post(
+    request: Request, response: Response, session: DbSession, key: IdempotencyKey = None
+) -> IdempotentPost:
+    if key is None:
+        return IdempotentPost(session, response, None, "")
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    fingerprint = request_fingerprint(request.method, target, await canonical_body(request))
+    return IdempotentPost(session, response, key, fingerprint)
+
+
+Idempotent = Annotated[IdempotentPost, Depends(_idempotent_post)]

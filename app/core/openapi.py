@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from app.core.errors import PROBLEM_JSON, RETRY_AFTER_SECONDS
 from app.core.fields import stored_json_schema
+from app.core.idempotency import IDEMPOTENCY_HEADER, REPLAYED_DESCRIPTION, REPLAYED_HEADER
 
 _FASTAPI_422 = ("HTTPValidationError", "ValidationError")
 _PROBLEM_REF = "#/components/schemas/Problem"
@@ -133,6 +134,19 @@ def _errors_as_problems(document: dict[str, Any]) -> None:
         schemas.pop(name, None)
 
 
+def _replayed_header(document: dict[str, Any]) -> None:
+    """A route that takes an Idempotency-Key says, in each success, that a retry is marked."""
+    replayed = {"description": REPLAYED_DESCRIPTION, "schema": {"type": "string", "enum": ["true"]}}
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            parameters = operation.get("parameters", [])
+            if not any(p["in"] == "header" and p["name"] == IDEMPOTENCY_HEADER for p in parameters):
+                continue
+            for status, response in operation["responses"].items():
+                if status.startswith("2"):
+                    response.setdefault("headers", {})[REPLAYED_HEADER] = replayed
+
+
 # The bodies that take up to CE_API__BATCH_MAX_ITEMS items, and the list that holds them.
 _BATCHES = (("MemoryBatchCreate", "memories"), ("MessageBatchCreate", "messages"))
 
@@ -146,7 +160,7 @@ def _batch_limit(document: dict[str, Any], batch_max_items: int) -> None:
 
 def install_openapi(app: FastAPI, *, batch_max_items: int) -> None:
     """Make `app.openapi()` return the exact document: problem+json errors, JSON parameters,
-    the batch limit."""
+    the replay header, the batch limit."""
     generate: Callable[[], dict[str, Any]] = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -154,6 +168,7 @@ def install_openapi(app: FastAPI, *, batch_max_items: int) -> None:
             document = generate()
             _errors_as_problems(document)
             _parameters(document)
+            _replayed_header(document)
             document["components"]["schemas"]["StoredJson"] = stored_json_schema()
             _batch_limit(document, batch_max_items)
         assert app.openapi_schema is not None

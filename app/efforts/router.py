@@ -8,6 +8,7 @@ from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.fields import QUERY_TEXT_PATTERN
+from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import ProvidersDep, SettingsDep
 from app.efforts import service
@@ -46,10 +47,14 @@ async def open_effort(
     session: DbSession,
     tenant: CurrentTenant,
     settings: SettingsDep,
+    idempotent: Idempotent,
 ) -> EffortRead:
     """Open an effort: the messages appended to the session from now on belong to it (the
     session is created when new); 409 while another effort is open."""
-    return await service.open_effort(session, tenant, where, body, settings.context.efforts)
+    efforts = settings.context.efforts
+    return await idempotent.once(
+        tenant.id, EffortRead, lambda: service.open_effort(session, tenant, where, body, efforts)
+    )
 
 
 @router.get("")
@@ -109,11 +114,16 @@ async def conclude_effort(
     session: DbSession,
     tenant: CurrentTenant,
     settings: SettingsDep,
+    idempotent: Idempotent,
 ) -> EffortRead:
     """Conclude the open effort: builds show it by its summary, made in the background."""
-    max_attempts = settings.worker.max_attempts
-    return await service.conclude_effort(
-        session, tenant, where, effort_id, settings.context.efforts, max_attempts=max_attempts
+    efforts, max_attempts = settings.context.efforts, settings.worker.max_attempts
+    return await idempotent.once(
+        tenant.id,
+        EffortRead,
+        lambda: service.conclude_effort(
+            session, tenant, where, effort_id, efforts, max_attempts=max_attempts
+        ),
     )
 
 
@@ -124,7 +134,13 @@ async def expand_effort(
     session: DbSession,
     tenant: CurrentTenant,
     settings: SettingsDep,
+    idempotent: Idempotent,
 ) -> EffortExpanded:
     """Load a concluded effort's raw messages back into working memory until it goes
     CE_CONTEXT__EFFORTS__EXPANDED_DECAY_TURNS turns without a reference; returns them."""
-    return await service.expand_effort(session, tenant, where, effort_id, settings.context.efforts)
+    efforts = settings.context.efforts
+    return await idempotent.once(
+        tenant.id,
+        EffortExpanded,
+        lambda: service.expand_effort(session, tenant, where, effort_id, efforts),
+    )

@@ -3,13 +3,13 @@
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Query
 
 from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.fields import QUERY_TEXT_PATTERN
-from app.core.idempotency import IdempotencyKey, idempotency_of
+from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
 from app.memories import service
@@ -43,21 +43,17 @@ _WRITE = problems(409, *WITH_BODY)
 async def create_memory(
     agent_id: AgentName,
     body: Annotated[MemoryCreate, Body(openapi_examples=CREATE_EXAMPLES)],
-    request: Request,
     session: DbSession,
     tenant: CurrentTenant,
     ctx: MemoryCtx,
-    idempotency_key: IdempotencyKey = None,
+    idempotent: Idempotent,
 ) -> WrittenMemory:
     """Write one memory; it is found by its words at once, by meaning once embedded. A fact
     that repeats an active fact confirms it instead (`written: confirmed_existing`)."""
-    result = await service.create_memories(
-        session,
-        ctx,
-        tenant,
-        agent_id,
-        [body],
-        idempotency_of(request, idempotency_key, body.model_dump_json()),
+    result = await idempotent.once(
+        tenant.id,
+        MemoryBatchRead,
+        lambda: service.create_memories(session, ctx, tenant, agent_id, [body]),
     )
     return result.memories[0]
 
@@ -66,20 +62,16 @@ async def create_memory(
 async def create_memory_batch(
     agent_id: AgentName,
     body: MemoryBatchCreate,
-    request: Request,
     session: DbSession,
     tenant: CurrentTenant,
     ctx: MemoryCtx,
-    idempotency_key: IdempotencyKey = None,
+    idempotent: Idempotent,
 ) -> MemoryBatchRead:
     """Write several memories at once: all are stored, or none."""
-    return await service.create_memories(
-        session,
-        ctx,
-        tenant,
-        agent_id,
-        body.memories,
-        idempotency_of(request, idempotency_key, body.model_dump_json()),
+    return await idempotent.once(
+        tenant.id,
+        MemoryBatchRead,
+        lambda: service.create_memories(session, ctx, tenant, agent_id, body.memories),
     )
 
 

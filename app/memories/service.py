@@ -12,7 +12,6 @@ from app.agents.service import get_agent
 from app.core.bodies import check_batch_size
 from app.core.config import Settings
 from app.core.errors import Conflict, NotFound
-from app.core.idempotency import Idempotency, IdempotencyRepository
 from app.core.jobs import JobRepository
 from app.core.metrics import FACTS_CONFIRMED, MEMORIES_WRITTEN, observe_fact_writes
 from app.core.time import utcnow
@@ -76,14 +75,10 @@ async def create_memories(
     tenant: Tenant,
     agent_name: str,
     items: Sequence[MemoryCreate],
-    idempotency: Idempotency | None = None,
 ) -> MemoryBatchRead:
     """Store memories with their representations and queue their background work; all or none.
     A fact that repeats an active fact confirms that one instead of being stored again."""
     check_batch_size(items, ctx.settings.api.batch_max_items, "memories")
-    stored = await IdempotencyRepository(session).replay(tenant.id, idempotency)
-    if stored is not None:
-        return MemoryBatchRead.model_validate(stored)
     agent = await get_agent(session, tenant, agent_name)
     repeated = await _confirm_repeated_facts(session, agent.id, items)
     fresh = [item for index, item in enumerate(items) if index not in repeated]
@@ -93,7 +88,7 @@ async def create_memories(
         created=sum(isinstance(item, FactCreate) for item in fresh), repeated=len(repeated)
     )
     reads = await _reads(session, ctx, memories, agent.name)
-    response = MemoryBatchRead(
+    return MemoryBatchRead(
         memories=[
             WrittenMemory(
                 **read.model_dump(),
@@ -102,10 +97,6 @@ async def create_memories(
             for index, read in enumerate(reads)
         ]
     )
-    await IdempotencyRepository(session).remember(
-        tenant.id, idempotency, response.model_dump(mode="json")
-    )
-    return response
 
 
 async def _confirm_repeated_facts(

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body, Query
 from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
+from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import ProvidersDep, SettingsDep
 from app.retention import limits, service
@@ -29,19 +30,24 @@ router = APIRouter(
 )
 
 
-@router.post("/agents/{agent_id}/retention/run", responses=problems(*WITH_BODY))
+# 409: an Idempotency-Key used for another request.
+@router.post("/agents/{agent_id}/retention/run", responses=problems(409, *WITH_BODY))
 async def run_retention(
     agent_id: AgentName,
     session: DbSession,
     tenant: CurrentTenant,
     providers: ProvidersDep,
     settings: SettingsDep,
+    idempotent: Idempotent,
     body: Annotated[RetentionRun | None, Body(openapi_examples=RUN_EXAMPLES)] = None,
 ) -> RetentionRunRead:
     """Apply the lifecycles by age and use and coordinated forgetting now (or as of `now`);
     answers what changed, per memory, with the reason (`dry_run`: what would)."""
-    return await service.run(
-        session, providers, settings.retention, tenant, agent_id, body or RetentionRun()
+    run = body or RetentionRun()
+    return await idempotent.once(
+        tenant.id,
+        RetentionRunRead,
+        lambda: service.run(session, providers, settings.retention, tenant, agent_id, run),
     )
 
 
@@ -62,11 +68,13 @@ async def list_retention_changes(
 
 @router.post("/memories/{memory_id}/restore", responses=problems(409))
 async def restore_memory(
-    memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant
+    memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant, idempotent: Idempotent
 ) -> MemoryRestored:
     """Undo coordinated forgetting: the memory returns to the state it was forgotten from and
     is not forgotten again; 409 when it is not forgotten."""
-    return await service.restore(session, tenant, memory_id)
+    return await idempotent.once(
+        tenant.id, MemoryRestored, lambda: service.restore(session, tenant, memory_id)
+    )
 
 
 @router.get("/agents/{agent_id}/retention/limits")

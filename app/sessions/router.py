@@ -2,12 +2,12 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Query
 
 from app.agents.schemas import AgentName
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
-from app.core.idempotency import IdempotencyKey, idempotency_of
+from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import ProvidersDep, SettingsDep
 from app.sessions import service
@@ -35,26 +35,28 @@ async def append_messages(
     agent_id: AgentName,
     session_id: SessionName,
     body: Annotated[MessageBatchCreate, Body(openapi_examples=APPEND_EXAMPLES)],
-    request: Request,
     session: DbSession,
     tenant: CurrentTenant,
     providers: ProvidersDep,
     settings: SettingsDep,
-    idempotency_key: IdempotencyKey = None,
+    idempotent: Idempotent,
 ) -> MessageBatchRead:
     """Append messages to a session in order, numbered after its last one; the first message
     creates the session. All are stored, or none."""
-    return await service.append_messages(
-        session,
-        tenant,
-        agent_id,
-        session_id,
-        body.messages,
-        tokens=providers.tokens,
-        max_items=settings.api.batch_max_items,
-        context=settings.context,
-        max_attempts=settings.worker.max_attempts,
-        idempotency=idempotency_of(request, idempotency_key, body.model_dump_json()),
+    return await idempotent.once(
+        tenant.id,
+        MessageBatchRead,
+        lambda: service.append_messages(
+            session,
+            tenant,
+            agent_id,
+            session_id,
+            body.messages,
+            tokens=providers.tokens,
+            max_items=settings.api.batch_max_items,
+            context=settings.context,
+            max_attempts=settings.worker.max_attempts,
+        ),
     )
 
 

@@ -12,7 +12,6 @@ from app.agents.service import get_agent
 from app.core.bodies import check_batch_size
 from app.core.config import ContextSettings
 from app.core.errors import NotFound
-from app.core.idempotency import Idempotency, IdempotencyRepository
 from app.core.jobs import JobRepository
 from app.core.time import utcnow
 from app.efforts.tracking import on_append
@@ -102,16 +101,12 @@ async def append_messages(
     max_items: int,
     context: ContextSettings,
     max_attempts: int,
-    idempotency: Idempotency | None = None,
 ) -> MessageBatchRead:
     """Append messages in order to the session (created by its first message); all or none.
     The session's `embed_messages` job is queued with them (their vectors come in the
     background), and its summaries job when the append completes a span older than the fresh
     tail or holds a long assistant or tool message."""
     check_batch_size(items, max_items, "messages")
-    stored = await IdempotencyRepository(session).replay(tenant.id, idempotency)
-    if stored is not None:
-        return MessageBatchRead.model_validate(stored)
     agent = await get_agent(session, tenant, agent_name)
     # Tokenizing is CPU work: off the event loop, and before the session is locked.
     counts = await asyncio.to_thread(_count_tokens, tokens, [item.content for item in items])
@@ -141,14 +136,10 @@ async def append_messages(
         await JobRepository(session).enqueue_for_session(
             conversation.id, "summarize_spans", max_attempts=max_attempts
         )
-    response = MessageBatchRead(
+    return MessageBatchRead(
         session=await _session_read(repository, conversation, agent),
         messages=[_message_read(message) for message in messages],
     )
-    await IdempotencyRepository(session).remember(
-        tenant.id, idempotency, response.model_dump(mode="json")
-    )
-    return response
 
 
 async def _find(

@@ -8,6 +8,7 @@ from app.agents.schemas import AgentName
 from app.context.dependencies import Engine
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
+from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
 from app.tenants.dependencies import CurrentTenant
@@ -31,7 +32,8 @@ async def list_tools(
     return await service.list_tools(session, tenant, agent_id)
 
 
-@router.post("/{name}", responses=problems(*WITH_BODY))
+# 409: an Idempotency-Key used for another request.
+@router.post("/{name}", responses=problems(409, *WITH_BODY))
 async def call_tool(
     agent_id: AgentName,
     name: ToolName,
@@ -40,6 +42,11 @@ async def call_tool(
     tenant: CurrentTenant,
     engine: Engine,
     settings: SettingsDep,
+    idempotent: Idempotent,
 ) -> ToolResult:
     """Run one tool call of the model; the result is the text to hand back to it."""
-    return await service.call_tool(session, engine, settings.tools, tenant, agent_id, name, body)
+    return await idempotent.once(
+        tenant.id,
+        ToolResult,
+        lambda: service.call_tool(session, engine, settings.tools, tenant, agent_id, name, body),
+    )

@@ -77,14 +77,28 @@ async def test_an_append_whose_answer_was_lost_is_stored_once(
     assert (await engine.get_session("newton", "chat-1")).messages == 1
 
 
-async def test_a_build_that_reached_the_service_is_not_repeated(
+async def test_a_build_whose_answer_was_lost_is_stored_once(
     faulty: tuple[Faulty, AsyncContextEngine],
 ) -> None:
     transport, engine = faulty
     transport.hit, transport.count = _posts_to("/context/build"), 1
-    with pytest.raises(httpx.ReadError):
-        await engine.build("newton", "What cache do we use?")
-    assert len([r for r in transport.seen if r.url.path == "/context/build"]) == 1
+    built = await engine.build("newton", "What cache do we use?")
+    first, second = [r for r in transport.seen if r.url.path == "/context/build"]
+    assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
+    listed = await engine.request("GET", "/context", params={"agent_id": "newton"})
+    assert [item["context_id"] for item in listed.json()["items"]] == [built.context_id]
+
+
+async def test_a_feedback_whose_answer_was_lost_is_recorded_once(
+    faulty: tuple[Faulty, AsyncContextEngine],
+) -> None:
+    """Sent again with its key, feedback gets the first answer, not 409 (already recorded)."""
+    transport, engine = faulty
+    built = await engine.build("newton", "What cache do we use?")
+    transport.hit, transport.count = _posts_to("/feedback"), 1
+    recorded = await engine.feedback(built.context_id, reply="Redis.")
+    assert len([r for r in transport.seen if r.url.path.endswith("/feedback")]) == 2
+    assert recorded.context_id == built.context_id
 
 
 async def test_a_build_that_never_left_is_sent_again(

@@ -103,3 +103,19 @@ def test_batch_limit_is_the_setting(settings: Settings) -> None:
     )
     batch = create_app(limited).openapi()["components"]["schemas"]["MemoryBatchCreate"]
     assert batch["properties"]["memories"]["maxItems"] == 7
+
+
+def test_every_post_takes_an_idempotency_key_and_says_a_replay_is_marked(
+    settings: Settings,
+) -> None:
+    schema = create_app(settings).openapi()
+    posts = {path: ops["post"] for path, ops in schema["paths"].items() if "post" in ops}
+    assert len(posts) == 13
+    for path, operation in posts.items():
+        headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
+        assert "Idempotency-Key" in headers, path
+        assert "409" in operation["responses"], path  # the key used for another request
+        successes = [r for s, r in operation["responses"].items() if s.startswith("2")]
+        assert successes, path
+        for response in successes:
+            assert response["headers"]["Idempotent-Replayed"]["schema"]["enum"] == ["true"]
