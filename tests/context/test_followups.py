@@ -121,7 +121,9 @@ async def test_feedback_with_ids_counts_usage_and_precision(
     client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
 ) -> None:
     first = await build(client, tenancy, input=QUESTION, budget=2000)
-    chosen = sorted(included(first))
+    # Every memory the context holds counts, its constraints among them.
+    chosen = sorted(i["memory_id"] for layer in first["layers"] for i in layer["items"])
+    assert len(chosen) > len(included(first))
     response = await client.post(
         f"/context/{first['context_id']}/feedback",
         headers=tenancy.headers,
