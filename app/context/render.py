@@ -113,8 +113,18 @@ def render_item(scored: Scored, detail: Detail) -> str:
         detail, candidate.micro
     )
     if own_section(scored, detail):
-        return f"## Procedure: {candidate.title}\n{text.strip()}"
+        return procedure_section(candidate.title or "", text)
+    return bullet(text)
+
+
+def bullet(text: str) -> str:
+    """A list item: multi-line text indented under its bullet, so no item holds a blank line."""
     return "- " + text.strip().replace("\n", "\n  ")
+
+
+def procedure_section(title: str, text: str) -> str:
+    """A procedure at summary detail: a section of its own."""
+    return f"## Procedure: {title}\n{text.strip()}"
 
 
 def date_line(scored: Scored) -> str:

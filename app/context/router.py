@@ -59,7 +59,7 @@ async def refresh_context(
     return await refresh.refresh_context(session, engine, tenant, body)
 
 
-@router.post("/expand", responses=problems(*WITH_BODY))
+@router.post("/expand", responses=problems(410, *WITH_BODY))
 async def expand_memory(
     body: ContextExpandRequest, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
 ) -> MemoryRead:

@@ -113,3 +113,17 @@ class IdempotencyRepository:
             .where(IdempotencyRecord.tenant_id == tenant_id, IdempotencyRecord.key == key)
             .values(response=response)
         )
+
+    async def replace_containing(
+        self, tenant_id: uuid.UUID, contained: JsonValue, replacement: JsonValue
+    ) -> None:
+        """Replace the stored responses that hold `contained` (JSON containment): a replay
+        must not return what was erased since."""
+        await self.session.execute(
+            update(IdempotencyRecord)
+            .where(
+                IdempotencyRecord.tenant_id == tenant_id,
+                IdempotencyRecord.response.contains(contained),
+            )
+            .values(response=replacement)
+        )
