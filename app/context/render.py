@@ -130,8 +130,13 @@ def render_item(scored: Scored, detail: Detail) -> str:
         detail, candidate.micro
     )
     if own_section(scored, detail):
-        return f"## Procedure: {one_line(candidate.title or '')}\n{text.strip()}"
+        return procedure_section(candidate.title or "", text)
     return bullet(text)
+
+
+def procedure_section(title: str, text: str) -> str:
+    """A procedure at summary detail: a section of its own."""
+    return f"## Procedure: {one_line(title)}\n{text.strip()}"
 
 
 def date_line(scored: Scored) -> str:

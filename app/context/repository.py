@@ -3,20 +3,24 @@
 import functools
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
     Row,
     Table,
+    Text,
     TextualSelect,
     Uuid,
     bindparam,
+    func,
     insert,
     select,
     text,
     update,
 )
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
@@ -170,4 +174,43 @@ class ContextRepository:
                 last_referenced_at=utcnow(),
                 rank_factor=1.0,
             )
+        )
+
+    async def builds_naming(
+        self, agent_id: uuid.UUID, memory_id: uuid.UUID, since: datetime
+    ) -> list[uuid.UUID]:
+        """The agent's builds made since `since` whose stored response names the memory
+        anywhere (a layer, left out, a premise), locked. Reads each such build's response: a
+        memory is erased rarely, a build is stored at every turn (no index to keep up)."""
+        return list(
+            await self.session.scalars(
+                select(ContextBuild.id)
+                .where(
+                    ContextBuild.agent_id == agent_id,
+                    ContextBuild.created_at >= since,
+                    func.strpos(sql_cast(ContextBuild.response, Text), str(memory_id)) > 0,
+                )
+                .order_by(ContextBuild.id)
+                .with_for_update()
+            )
+        )
+
+    async def responses(self, build_ids: Sequence[uuid.UUID]) -> list[tuple[uuid.UUID, str]]:
+        """The stored responses of these builds, as stored."""
+        rows = await self.session.execute(
+            select(ContextBuild.id, ContextBuild.response).where(ContextBuild.id.in_(build_ids))
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    async def replace_responses(self, responses: Sequence[tuple[uuid.UUID, str]]) -> None:
+        """Store (build id, response) pairs in one executemany: a round trip each would cost
+        more than the rewriting."""
+        if not responses:
+            return
+        table = cast(Table, ContextBuild.__table__)
+        await self.session.execute(
+            update(table)
+            .where(table.c.id == bindparam("b_id"))
+            .values(response=bindparam("b_response", type_=table.c.response.type)),
+            [{"b_id": build_id, "b_response": response} for build_id, response in responses],
         )

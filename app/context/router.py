@@ -70,8 +70,8 @@ async def refresh_context(
     )
 
 
-# 409: an Idempotency-Key used for another request.
-@router.post("/expand", responses=problems(409, *WITH_BODY))
+# 409: an Idempotency-Key used for another request; 410: the memory was erased.
+@router.post("/expand", responses=problems(409, 410, *WITH_BODY))
 async def expand_memory(
     body: ContextExpandRequest,
     session: DbSession,

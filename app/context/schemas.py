@@ -219,6 +219,14 @@ class PremiseRead(BaseModel):
     )
 
 
+class ErasedRead(BaseModel):
+    """A memory of the build erased since: its id, kind and when; its text is gone."""
+
+    memory_id: uuid.UUID
+    kind: FlexibleKind | Literal["censor"]
+    erased_at: datetime
+
+
 class ContextBuildResponse(BaseModel):
     """The context to put in the system prompt, and the manifest that explains it."""
 
@@ -249,6 +257,11 @@ class ContextBuildResponse(BaseModel):
     timings_ms: dict[str, float]
     created_at: datetime
     parent_id: uuid.UUID | None = None
+    erased: list[ErasedRead] = Field(
+        default_factory=list,
+        description="In a stored build: the memories it named that were erased since. Their "
+        "ids, scores and token counts stay; their lines in `context` read `- [erased]`.",
+    )
 
 
 class ContextRefreshRequest(RequestBody):

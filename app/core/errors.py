@@ -39,6 +39,14 @@ class NotFound(DomainError):
     title = "Not found"
 
 
+class Gone(NotFound):
+    """A resource that existed and was erased for good (RFC 9110 §15.5.11): a not-found that
+    says so, caught wherever a not-found is."""
+
+    status = 410
+    title = "Gone"
+
+
 class Conflict(DomainError):
     status = 409
     title = "Conflict"

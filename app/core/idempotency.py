@@ -16,14 +16,14 @@ from typing import Annotated, TypeVar
 
 from fastapi import Depends, Header, Request, Response
 from pydantic import BaseModel
-from sqlalchemy import DateTime, ForeignKey, String, func, select, update
+from sqlalchemy import DateTime, ForeignKey, String, Text, cast, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base, DbSession
 from app.core.documents import JsonDocument
-from app.core.errors import Conflict
+from app.core.errors import Conflict, Gone
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -32,6 +32,8 @@ REPLAYED_DESCRIPTION = (
     "Idempotency-Key, sent again; nothing was stored this time."
 )
 M = TypeVar("M", bound=BaseModel)
+# The key of a kept response that erasure replaced: what it showed is gone (`forget`).
+_ERASED = '{"erased_record":'
 
 
 class IdempotencyRecord(Base):
@@ -77,6 +79,26 @@ async def canonical_body(request: Request) -> bytes:
         return body  # a route without a body ignores what is sent; its bytes still count
 
 
+def erased_response(record_id: uuid.UUID, kind: str, erased_at: datetime) -> str:
+    """What a kept response that showed an erased record is replaced by."""
+    erased = {"id": str(record_id), "kind": kind, "erased_at": erased_at.isoformat()}
+    return f"{_ERASED} {json.dumps(erased)}}}"
+
+
+def _refuse_erased(stored: str) -> None:
+    """410 for a retry whose first response showed a record erased since."""
+    if stored.startswith(_ERASED):
+        erased = json.loads(stored)["erased_record"]
+        raise Gone(
+            f"The first response to this request showed {erased['kind']} {erased['id']}, "
+            f"erased at {erased['erased_at']}: it is not kept. Send the request with a new "
+            "Idempotency-Key to run it again.",
+            erased_id=erased["id"],
+            kind=erased["kind"],
+            erased_at=erased["erased_at"],
+        )
+
+
 class IdempotencyRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -116,6 +138,18 @@ class IdempotencyRepository:
             .values(response=response)
         )
 
+    async def forget(self, tenant_id: uuid.UUID, record_id: uuid.UUID, erased: str) -> None:
+        """Replace the stored responses that show a record erased since (they name its id) by
+        `erased`: a retry of their request answers 410 instead of showing it again."""
+        await self.session.execute(
+            update(IdempotencyRecord)
+            .where(
+                IdempotencyRecord.tenant_id == tenant_id,
+                cast(IdempotencyRecord.response, Text).contains(str(record_id)),
+            )
+            .values(response=erased)
+        )
+
 
 @dataclass(frozen=True)
 class IdempotentPost:
@@ -134,6 +168,7 @@ class IdempotentPost:
             return await produce()
         stored = await self._claim(tenant_id)
         if stored is not None:
+            _refuse_erased(stored)
             self.response.headers[REPLAYED_HEADER] = "true"
             return schema.model_validate_json(stored)
         answer = await produce()
@@ -150,6 +185,7 @@ class IdempotentPost:
         if self.key is not None:
             stored = await self._claim(tenant_id)
             if stored is not None:
+                _refuse_erased(stored)
                 return _json_response(stored, {REPLAYED_HEADER: "true"})
         body = (await produce()).model_dump_json()
         if self.key is not None:

@@ -54,6 +54,7 @@ _DESCRIPTIONS = {
     401: "No API key, or an unknown or revoked one",
     404: "The agent, memory, session, context or frame does not exist for this key's tenant",
     409: "The request conflicts with what is stored; the problem says what is allowed",
+    410: "The memory was erased (`DELETE`): only its id, kind and `erased_at` are kept",
     413: "The body is over `CE_API__MAX_BODY_BYTES`",
     422: "Invalid input: `errors` names each field at fault",
     503: "The database is unreachable (or its schema behind); retry after `Retry-After` seconds",

@@ -204,11 +204,18 @@ def _retention_event(change: RecordedChange) -> LifecycleEvent:
 
 
 def _transition_event(transition: MemoryTransition) -> LifecycleEvent:
-    return LifecycleEvent(
-        transition.action,
-        f"'{transition.from_state}' → '{transition.to_state}'",
-        _when(transition.at),
-    )
+    what = f"'{transition.from_state}' → '{transition.to_state}'"
+    changes = transition.changes or {}
+    for name in ("outcome", "outcome_notes"):
+        change = changes.get(name)
+        if isinstance(change, dict) and change.get("from") != change.get("to"):
+            before, after = (_said(change.get(side)) for side in ("from", "to"))
+            what += f"; {name.replace('_', ' ')} {before} → {after}"
+    return LifecycleEvent(transition.action, what, _when(transition.at))
+
+
+def _said(value: JsonValue) -> str:
+    return f"'{value}'" if isinstance(value, str) else "none"
 
 
 def memory_page(

@@ -85,7 +85,9 @@ async def search_memories(
 def _outcome_action(memory: MemoryRead, outcome: Outcome, notes: str | None) -> JsonBody:
     """The lifecycle action that records an outcome for the memory's kind."""
     if memory.kind == "decision":
-        action: JsonBody = {"action": "record_outcome", "outcome": outcome}
+        # A reviewed decision's outcome is corrected; the one it replaces stays in its log.
+        name = "amend_outcome" if memory.state == "reviewed" else "record_outcome"
+        action: JsonBody = {"action": name, "outcome": outcome}
         if notes:
             action["notes"] = notes
         return action
@@ -202,8 +204,9 @@ def _register_memory_tools(server: MCPServer, connect: Connect) -> None:
         ctx: McpContext,
         notes: Annotated[str, Field(max_length=20_000)] | None = None,
     ) -> StoredMemory:
-        """How a decision turned out (success, partial, failure, or pending), or whether a use
-        of a procedure succeeded (success or failure)."""
+        """How a decision turned out (success, partial, failure, or pending; a reviewed
+        decision's outcome and notes are replaced), or whether a use of a procedure succeeded
+        (success or failure)."""
         async with service(connect, ctx) as api:
             memory = await api.memory(memory_id)
             action = _outcome_action(memory, outcome, notes)

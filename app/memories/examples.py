@@ -60,6 +60,10 @@ UPDATE_EXAMPLES: dict[str, Example] = {
         summary="Decision: record the outcome",
         value={"action": "record_outcome", "outcome": "success", "notes": "Queries 8.5x faster."},
     ),
+    "amend_outcome": Example(
+        summary="Decision, reviewed: correct the outcome",
+        value={"action": "amend_outcome", "outcome": "failure", "notes": "Writes stalled."},
+    ),
     "confirm": Example(summary="Fact: confirm", value={"action": "confirm"}),
     "supersede": Example(
         summary="Fact: superseded by a newer fact",

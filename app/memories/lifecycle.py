@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pydantic import JsonValue
 
 from app.memories.schemas import (
+    AmendOutcome,
     Archive,
     Confirm,
     Invalidate,
@@ -32,6 +33,7 @@ ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
     "decision": {
         "mark_pending": ("recorded",),
         "record_outcome": ("recorded", "pending"),
+        "amend_outcome": ("reviewed",),
     },
     "fact": {
         "confirm": ("new", "confirmed", "core"),
@@ -145,6 +147,11 @@ def apply(kind: str, state: str, fields: dict[str, JsonValue], update: MemoryUpd
                 changes["outcome_notes"] = notes
             new_state = "pending" if outcome == "pending" else REVIEWED_DECISION
             return Transition(new_state, changes, outcome=outcome, rerender=True)
+        case AmendOutcome(outcome=outcome, notes=notes):
+            # The old notes spoke of the old outcome: they go with it (the log keeps both).
+            changes = {"outcome": outcome, "outcome_notes": notes}
+            new_state = "pending" if outcome == "pending" else REVIEWED_DECISION
+            return Transition(new_state, changes, outcome=outcome, rerender=True)
         case Confirm():
             confirmations = _count(fields, "confirmation_count") + 1
             promoted = confirmations >= CORE_AFTER_CONFIRMATIONS or state == "core"
@@ -199,3 +206,15 @@ def _procedure_activation(fields: dict[str, JsonValue], success: bool) -> Transi
         "effectiveness": round(effectiveness, 4),
     }
     return Transition(state, changes)
+
+
+def outcome_changes(
+    before: dict[str, JsonValue], after: dict[str, JsonValue]
+) -> dict[str, JsonValue] | None:
+    """A decision's outcome and notes before and after an outcome action, for its log."""
+    if "outcome" not in after:
+        return None
+    return {
+        key: {"from": before.get(key), "to": after.get(key, before.get(key))}
+        for key in ("outcome", "outcome_notes")
+    }

@@ -121,8 +121,9 @@ class EmbeddingSpace(Base):
 
 class MemoryTransition(Base):
     """One lifecycle action taken on a memory (through the API, or a repeated write that
-    confirmed a fact): when, which, and the states before and after. Retention's own changes
-    are kept, with their reasons, in `retention_change`."""
+    confirmed a fact): when, which, the states before and after, and for a decision's outcome
+    the outcome and notes before and after. Retention's own changes are kept, with their
+    reasons, in `retention_change`."""
 
     __tablename__ = "memory_transition"
     __table_args__ = (Index("ix_memory_transition_memory", "memory_id", "id"),)
@@ -133,3 +134,21 @@ class MemoryTransition(Base):
     from_state: Mapped[str] = mapped_column(String(16))
     to_state: Mapped[str] = mapped_column(String(16))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    # {"outcome": {"from": "success", "to": "failure"}, "outcome_notes": {...}}; else null.
+    changes: Mapped[dict[str, JsonValue] | None] = mapped_column(JSONB)
+
+
+class MemoryTombstone(Base):
+    """What is left of an erased memory: its id, kind and time of erasure, no content. Stored
+    builds and calibrations that counted it name its id; reading it answers 410 Gone."""
+
+    __tablename__ = "memory_tombstone"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id", ondelete="CASCADE"))
+    # Indexed: erasing an agent takes its tombstones with it.
+    agent_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("agent.id", ondelete="CASCADE"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(16))
+    erased_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -12,7 +12,7 @@ from app.core.fields import QUERY_TEXT_PATTERN
 from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
-from app.memories import service
+from app.memories import erasure, service
 from app.memories.cursor import CURSOR_PATTERN
 from app.memories.dependencies import MemoryCtx, MetadataFilter
 from app.memories.examples import CREATE_EXAMPLES, UPDATE_EXAMPLES
@@ -35,8 +35,9 @@ router = APIRouter(
     route_class=JsonBodyRoute,
     responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent or a memory
 )
-# A retried POST whose Idempotency-Key was used for another request answers 409.
-_WRITE = problems(409, *WITH_BODY)
+# A retried POST whose Idempotency-Key was used for another request answers 409; one whose
+# memory was erased since, 410.
+_WRITE = problems(409, 410, *WITH_BODY)
 
 
 @router.post("/agents/{agent_id}/memories", status_code=201, responses=_WRITE)
@@ -112,15 +113,16 @@ async def list_memories(
     )
 
 
-@router.get("/memories/{memory_id}")
+@router.get("/memories/{memory_id}", responses=problems(410))
 async def get_memory(
     memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
 ) -> MemoryRead:
-    """Expand a memory: the full record, all three representations, state and provenance."""
+    """Expand a memory: the full record, all three representations, state and provenance;
+    410 once erased."""
     return await service.read_memory(session, ctx, tenant, memory_id)
 
 
-@router.patch("/memories/{memory_id}", responses=problems(409, *WITH_BODY))
+@router.patch("/memories/{memory_id}", responses=problems(409, 410, *WITH_BODY))
 async def update_memory(
     memory_id: uuid.UUID,
     body: Annotated[MemoryUpdate, Body(openapi_examples=UPDATE_EXAMPLES)],
@@ -132,7 +134,19 @@ async def update_memory(
     return await service.update_memory(session, ctx, tenant, memory_id, body)
 
 
-@router.delete("/memories/{memory_id}", status_code=204, responses=problems(409))
-async def delete_memory(memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant) -> None:
-    """Erase a memory; decisions are permanent (409). PATCH retires, invalidates or archives."""
-    await service.delete_memory(session, tenant, memory_id)
+@router.delete("/memories/{memory_id}", status_code=204, responses=problems(409, 410))
+async def delete_memory(
+    memory_id: uuid.UUID,
+    session: DbSession,
+    tenant: CurrentTenant,
+    erase: Annotated[
+        bool,
+        Query(
+            description="Erase a decision (decisions are otherwise permanent: 409 without "
+            "it). Other kinds are erased either way."
+        ),
+    ] = False,
+) -> None:
+    """Erase a memory for good: its text leaves stored builds, a tombstone keeps its id, kind
+    and time (reading it then answers 410). PATCH retires, invalidates or archives instead."""
+    await erasure.delete_memory(session, tenant, memory_id, erase=erase)

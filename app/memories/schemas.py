@@ -223,6 +223,15 @@ class RecordOutcome(_Action):
     notes: LongText | None = None
 
 
+class AmendOutcome(_Action):
+    """Decision, once reviewed: correct its outcome. The notes replace the old ones (none when
+    omitted); the lifecycle log keeps what it said before."""
+
+    action: Literal["amend_outcome"]
+    outcome: Outcome
+    notes: LongText | None = None
+
+
 class MarkPending(_Action):
     """Decision: the work is done and the outcome is awaited."""
 
@@ -281,6 +290,7 @@ class Retire(_Action):
 
 MemoryUpdate = Annotated[
     RecordOutcome
+    | AmendOutcome
     | MarkPending
     | Confirm
     | Supersede

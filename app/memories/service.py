@@ -11,11 +11,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.service import get_agent
 from app.core.bodies import check_batch_size
 from app.core.config import Settings
-from app.core.errors import Conflict, NotFound
+from app.core.errors import Conflict
 from app.core.jobs import JobRepository
 from app.core.metrics import FACTS_CONFIRMED, MEMORIES_WRITTEN, observe_fact_writes
 from app.core.time import utcnow
-from app.memories import lifecycle, records
+from app.memories import erasure, lifecycle, records
 from app.memories.cursor import decode_cursor, encode_cursor
 from app.memories.duplicates import same_fact
 from app.memories.models import Memory
@@ -174,7 +174,7 @@ async def _get(
 ) -> tuple[Memory, str]:
     found = await MemoryRepository(session).get(tenant.id, memory_id, for_update=for_update)
     if found is None:
-        raise NotFound(f"Memory {memory_id} does not exist.")
+        raise await erasure.missing(session, tenant.id, memory_id)
     return found[0], found[1].name
 
 
@@ -249,9 +249,12 @@ async def update_memory(
     if isinstance(update, Confirm):
         FACTS_CONFIRMED.labels("action").inc()
         memory.rank_factor = 1.0  # confirmed: no longer stale (`app.retention`)
+    changes = lifecycle.outcome_changes(memory.fields, transition.fields)
     fields.update(transition.fields)
     memory.fields = fields
-    TransitionRepository(session).record(memory.id, update.action, memory.state, transition.state)
+    TransitionRepository(session).record(
+        memory.id, update.action, memory.state, transition.state, changes
+    )
     memory.state = transition.state
     if transition.outcome is not None:
         memory.outcome = transition.outcome
@@ -279,16 +282,3 @@ async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -
         if records.wants_llm_summary(result, counts, ctx.default_encoding, ctx.settings)
         else [],
     )
-
-
-async def delete_memory(session: AsyncSession, tenant: Tenant, memory_id: uuid.UUID) -> None:
-    """Erase a memory and its jobs; decisions are permanent records (409)."""
-    memory, _ = await _get(session, tenant, memory_id, for_update=True)
-    if memory.kind == "decision":
-        raise Conflict(
-            "Decisions are permanent records and are never deleted; PATCH them instead: "
-            "`mark_pending` when the work is done, `record_outcome` when its result is known.",
-            state=memory.state,
-            allowed_actions=lifecycle.allowed_actions("decision", memory.state),
-        )
-    await MemoryRepository(session).erase(memory.id, memory.superseded_by)

@@ -3,6 +3,7 @@
 import uuid
 from collections.abc import Sequence
 
+from pydantic import JsonValue
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -14,7 +15,14 @@ class TransitionRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    def record(self, memory_id: uuid.UUID, action: str, from_state: str, to_state: str) -> None:
+    def record(
+        self,
+        memory_id: uuid.UUID,
+        action: str,
+        from_state: str,
+        to_state: str,
+        changes: dict[str, JsonValue] | None = None,
+    ) -> None:
         """Log one lifecycle action, in the request's transaction."""
         self.session.add(
             MemoryTransition(
@@ -23,6 +31,7 @@ class TransitionRepository:
                 from_state=from_state,
                 to_state=to_state,
                 at=utcnow(),
+                changes=changes,
             )
         )
 

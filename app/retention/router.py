@@ -66,7 +66,7 @@ async def list_retention_changes(
     return await service.list_changes(session, tenant, agent_id, memory_id, cursor, page_size)
 
 
-@router.post("/memories/{memory_id}/restore", responses=problems(409))
+@router.post("/memories/{memory_id}/restore", responses=problems(409, 410))
 async def restore_memory(
     memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant, idempotent: Idempotent
 ) -> MemoryRestored:

@@ -11,10 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.service import get_agent
 from app.core.config import RetentionSettings
-from app.core.errors import Conflict, NotFound
+from app.core.errors import Conflict
 from app.core.metrics import RETENTION_CHANGES
 from app.core.time import utcnow
-from app.memories import records
+from app.memories import erasure, records
 from app.memories.models import Memory
 from app.memories.repository import MemoryRepository
 from app.memories.representations import episode_head
@@ -195,7 +195,7 @@ async def restore(session: AsyncSession, tenant: Tenant, memory_id: uuid.UUID) -
     forgotten again by the size limit."""
     found = await MemoryRepository(session).get(tenant.id, memory_id, for_update=True)
     if found is None:
-        raise NotFound(f"Memory {memory_id} does not exist.")
+        raise await erasure.missing(session, tenant.id, memory_id)
     memory = found[0]
     repository = RetentionRepository(session)
     change = await repository.last_forgetting(memory.id)

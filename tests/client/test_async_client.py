@@ -6,6 +6,7 @@ import pytest
 from context_engine_client import (
     AsyncContextEngine,
     Conflict,
+    Gone,
     NotFound,
     Unauthorized,
     ValidationError,
@@ -81,6 +82,27 @@ async def test_remember_writes_each_kind(engine: AsyncContextEngine) -> None:
     assert reviewed.state == "reviewed"
     page = await engine.memories("newton", kind="decision")
     assert [m.id for m in page.items] == [decision.id]
+
+
+async def test_a_decision_is_amended_then_erased_only_when_asked(
+    engine: AsyncContextEngine,
+) -> None:
+    await engine.put_agent("newton", identity={"name": "Newton"})
+    decision = await engine.remember(
+        "newton", "decision", decision="Chose Redis", outcome="success"
+    )
+    amended = await engine.update_memory(
+        decision.id, {"action": "amend_outcome", "outcome": "failure", "notes": "Too slow."}
+    )
+    assert (amended.state, amended.outcome) == ("reviewed", "failure")
+    with pytest.raises(Conflict) as refused:
+        await engine.delete_memory(decision.id)
+    assert "?erase=true" in refused.value.detail
+    await engine.delete_memory(decision.id, erase=True)
+    with pytest.raises(Gone) as gone:
+        await engine.get_memory(decision.id)
+    assert gone.value.status == 410
+    assert isinstance(gone.value, NotFound)  # a caller that handles 404 handles it too
 
 
 async def test_an_unknown_memory_is_not_found(engine: AsyncContextEngine) -> None:

@@ -148,8 +148,13 @@ async def test_record_outcome_of_a_decision(
         wrong_kind = await refused(
             mcp, "record_outcome", memory_id=known["memory_id"], outcome="success"
         )
+        # A reviewed decision's outcome is corrected (amended), not refused.
+        amended = await call(
+            mcp, "record_outcome", memory_id=chosen["memory_id"], outcome="failure"
+        )
     assert reviewed["state"] == "reviewed"
     assert reviewed["outcome"] == "success"
+    assert (amended["state"], amended["outcome"]) == ("reviewed", "failure")
     assert "decisions and procedures only" in wrong_kind
 
 

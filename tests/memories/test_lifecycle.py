@@ -19,10 +19,17 @@ def test_decision_moves_recorded_pending_reviewed() -> None:
     assert (reviewed.state, reviewed.outcome, reviewed.rerender) == ("reviewed", "success", True)
 
 
-def test_reviewed_decision_refuses_another_outcome_and_says_what_is_allowed() -> None:
+def test_reviewed_decision_takes_an_amended_outcome_not_another_one() -> None:
     with pytest.raises(lifecycle.NotNow) as caught:
         act("decision", "reviewed", {}, action="record_outcome", outcome="failure")
-    assert caught.value.allowed == []
+    assert caught.value.allowed == ["amend_outcome"]
+    fields: dict[str, JsonValue] = {"outcome": "success", "outcome_notes": "Fast."}
+    amended = act("decision", "reviewed", fields, action="amend_outcome", outcome="failure")
+    assert (amended.state, amended.outcome, amended.rerender) == ("reviewed", "failure", True)
+    # The notes spoke of the outcome they came with: they go with it.
+    assert amended.fields == {"outcome": "failure", "outcome_notes": None}
+    with pytest.raises(lifecycle.NotNow):
+        act("decision", "recorded", {}, action="amend_outcome", outcome="failure")
 
 
 def test_fact_becomes_core_after_three_confirmations() -> None:

@@ -48,7 +48,10 @@ async def test_senseless_transition_is_409_with_allowed_actions(
     again = await patch(client, tenancy, memory["id"], action="record_outcome", outcome="success")
     assert again.status_code == 409
     assert again.headers["content-type"] == "application/problem+json"
-    assert (again.json()["state"], again.json()["allowed_actions"]) == ("reviewed", [])
+    assert (again.json()["state"], again.json()["allowed_actions"]) == (
+        "reviewed",
+        ["amend_outcome"],
+    )
     unchanged = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
     assert unchanged["outcome"] == "failure"
 
@@ -149,7 +152,9 @@ async def test_delete_erases_the_memory(client: httpx.AsyncClient, tenancy: Tena
         ),
         await client.delete(url, headers=tenancy.headers),
     ):
-        assert response.status_code == 404, response.text
+        # Gone: its tombstone says it was erased and when (another tenant's answer is 404).
+        assert response.status_code == 410, response.text
+        assert response.json()["kind"] == "fact"
     listed = await client.get("/agents/newton/memories", headers=tenancy.headers)
     assert [item["id"] for item in listed.json()["items"]] == [kept["id"]]
     found = await client.get(
@@ -180,19 +185,6 @@ async def test_delete_takes_the_jobs_and_keeps_superseded_facts_pointing_forward
         {"second": second["id"], "third": third["id"]},
     )
     assert jobs == 0
-
-
-async def test_decisions_are_never_deleted(client: httpx.AsyncClient, tenancy: Tenancy) -> None:
-    await put_agent(client, tenancy)
-    a_decision = await write(client, tenancy, decision())
-    refused = await client.delete(f"/memories/{a_decision['id']}", headers=tenancy.headers)
-    assert refused.status_code == 409
-    problem = refused.json()
-    assert "permanent" in problem["detail"]
-    assert "mark_pending" in problem["detail"]
-    assert problem["allowed_actions"] == ["mark_pending", "record_outcome"]
-    kept = await client.get(f"/memories/{a_decision['id']}", headers=tenancy.headers)
-    assert kept.status_code == 200
 
 
 async def test_a_repeated_fact_confirms_the_one_already_known(

@@ -6,6 +6,7 @@ from context_engine_client.core import Call, Retries
 from context_engine_client.errors import (
     Conflict,
     ContextEngineError,
+    Gone,
     NotFound,
     RateLimited,
     Unauthorized,
@@ -19,6 +20,7 @@ __all__ = [
     "Conflict",
     "ContextEngine",
     "ContextEngineError",
+    "Gone",
     "NotFound",
     "RateLimited",
     "Retries",

@@ -156,8 +156,10 @@ class AsyncContextEngine:
         """One lifecycle action, e.g. `{"action": "record_outcome", "outcome": "success"}`."""
         return await self.send(calls.update_memory(memory_id, action))
 
-    async def delete_memory(self, memory_id: str) -> None:
-        await self.send(calls.delete_memory(memory_id))
+    async def delete_memory(self, memory_id: str, *, erase: bool = False) -> None:
+        """Erase a memory for good (a tombstone keeps its id, kind and time); a decision only
+        with `erase=True`, else `Conflict`. Reading it afterwards raises `Gone`."""
+        await self.send(calls.delete_memory(memory_id, erase))
 
     async def messages(
         self, agent: str, session: str, *, cursor: int | None = None, limit: int | None = None

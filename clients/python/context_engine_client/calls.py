@@ -160,8 +160,9 @@ def update_memory(memory_id: str, action: Mapping[str, object] | BaseModel) -> C
     return Call("PATCH", path, decode(MemoryRead.model_validate_json), _json(action))
 
 
-def delete_memory(memory_id: str) -> Call[None]:
-    return Call("DELETE", f"/memories/{_segment(memory_id)}", no_body)
+def delete_memory(memory_id: str, erase: bool) -> Call[None]:
+    params = {"erase": "true"} if erase else None
+    return Call("DELETE", f"/memories/{_segment(memory_id)}", no_body, params=params)
 
 
 def raw(

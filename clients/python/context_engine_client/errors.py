@@ -47,6 +47,10 @@ class NotFound(ContextEngineError):
     """404: no such agent, memory, session or context for this key's tenant."""
 
 
+class Gone(NotFound):
+    """410: the memory was erased; `problem` says its kind and when (`erased_at`)."""
+
+
 class Conflict(ContextEngineError):
     """409: the request conflicts with stored state (e.g. an action the memory does not take)."""
 
@@ -68,6 +72,7 @@ BY_STATUS: dict[int, type[ContextEngineError]] = {
     403: Unauthorized,
     404: NotFound,
     409: Conflict,
+    410: Gone,
     422: ValidationError,
     429: RateLimited,
     503: Unavailable,

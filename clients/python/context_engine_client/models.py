@@ -49,6 +49,18 @@ class AgentUpsert(BaseModel):
     """
 
 
+class AmendOutcome(BaseModel):
+    """Decision, once reviewed: correct its outcome. The notes replace the old ones (none
+    when omitted); the lifecycle log keeps what it said before.
+    """
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    action: Literal["amend_outcome"]
+    outcome: Literal["pending", "success", "partial", "failure"]
+    notes: str | None = None
+
+
 class Archive(BaseModel):
     """Episode: only summary and metadata matter now."""
 
@@ -175,6 +187,10 @@ class ContextBuildResponse(BaseModel):
     timings_ms: dict[str, float]
     created_at: datetime
     parent_id: str | None = None
+    erased: list[ErasedRead] | None = None
+    """In a stored build: the memories it named that were erased since. Their ids, scores and
+    token counts stay; their lines in `context` read `- [erased]`.
+    """
 
 
 class ContextBuildSummary(BaseModel):
@@ -489,6 +505,16 @@ class EpisodeCreate(BaseModel):
     ended_at: datetime | None = None
     """When it ended, as given; not before `started_at`."""
     participants: list[str] | None = None
+
+
+class ErasedRead(BaseModel):
+    """A memory of the build erased since: its id, kind and when; its text is gone."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    memory_id: str
+    kind: Literal["decision", "fact", "procedure", "episode"] | Literal["censor"]
+    erased_at: datetime
 
 
 class FactCreate(BaseModel):
@@ -1502,6 +1528,7 @@ CreateMemoryBody: TypeAlias = Annotated[
 
 UpdateMemoryBody: TypeAlias = Annotated[
     RecordOutcome
+    | AmendOutcome
     | MarkPending
     | Confirm
     | Supersede
