@@ -29,7 +29,8 @@ router = APIRouter(
 )
 
 
-@router.post("/agents/{agent_id}/retention/run", responses=problems(*WITH_BODY))
+# 409 from a route that writes: the agent or a memory was erased while the request ran.
+@router.post("/agents/{agent_id}/retention/run", responses=problems(409, *WITH_BODY))
 async def run_retention(
     agent_id: AgentName,
     session: DbSession,
@@ -77,7 +78,7 @@ async def get_retention_limits(
     return await limits.read_limits(session, settings.retention, tenant, agent_id)
 
 
-@router.put("/agents/{agent_id}/retention/limits", responses=problems(*WITH_BODY))
+@router.put("/agents/{agent_id}/retention/limits", responses=problems(409, *WITH_BODY))
 async def put_retention_limits(
     agent_id: AgentName,
     body: RetentionLimits,

@@ -31,7 +31,8 @@ async def list_tools(
     return await service.list_tools(session, tenant, agent_id)
 
 
-@router.post("/{name}", responses=problems(*WITH_BODY))
+# 409: what the call writes (an effort) refers to a session erased while it ran.
+@router.post("/{name}", responses=problems(409, *WITH_BODY))
 async def call_tool(
     agent_id: AgentName,
     name: ToolName,
