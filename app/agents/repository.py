@@ -2,8 +2,9 @@
 
 import uuid
 from collections.abc import Mapping
+from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, tuple_
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -40,6 +41,24 @@ class AgentRepository:
         return await self.session.scalar(
             select(Agent).where(Agent.tenant_id == tenant_id, Agent.id == agent_id)
         )
+
+    async def page(
+        self, tenant_id: uuid.UUID, *, after: tuple[datetime, str] | None, limit: int
+    ) -> list[Agent]:
+        """The tenant's agents, newest first, after a (created_at, name) cursor."""
+        query = select(Agent).where(Agent.tenant_id == tenant_id)
+        if after is not None:
+            query = query.where(tuple_(Agent.created_at, Agent.name) < tuple_(*after))
+        query = query.order_by(Agent.created_at.desc(), Agent.name.desc()).limit(limit)
+        return list(await self.session.scalars(query))
+
+    async def delete(self, agent_id: uuid.UUID) -> bool:
+        """Delete the agent and, by the foreign keys' cascades, everything it owns; False
+        when it was gone already (erased by a concurrent request)."""
+        erased = await self.session.scalar(
+            delete(Agent).where(Agent.id == agent_id).returning(Agent.id)
+        )
+        return erased is not None
 
     async def save(self, agent: Agent) -> Agent:
         await self.session.flush()

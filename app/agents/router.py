@@ -1,10 +1,14 @@
 """HTTP routes of agents."""
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 from app.agents import service
 from app.agents.schemas import (
+    AGENT_CURSOR_PATTERN,
     AgentName,
+    AgentPage,
     AgentRead,
     AgentUpsert,
     FrameDefinition,
@@ -12,17 +16,39 @@ from app.agents.schemas import (
     FrameView,
     WorkingMemory,
 )
+from app.context.dependencies import Engine
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
+from app.deps import SettingsDep
 from app.tenants.dependencies import CurrentTenant
 
 router = APIRouter(
     prefix="/agents",
     tags=["agents"],
     route_class=JsonBodyRoute,
-    responses=problems(*AUTHENTICATED, 422),  # every route has the agent in its path
+    responses=problems(*AUTHENTICATED, 422),  # an agent's id in the path, or a list's cursor
 )
+
+
+@router.get("")
+async def list_agents(
+    session: DbSession,
+    tenant: CurrentTenant,
+    settings: SettingsDep,
+    cursor: Annotated[
+        str | None,
+        Query(
+            pattern=AGENT_CURSOR_PATTERN,
+            description="`next_cursor` of the page before: `<microseconds since 1970 UTC>_"
+            "<agent_id>`. Any such position lists the agents created before it.",
+        ),
+    ] = None,
+    limit: Annotated[int | None, Query(ge=1)] = None,
+) -> AgentPage:
+    """List the tenant's agents, newest first."""
+    page_size = min(limit or settings.api.page_size_default, settings.api.page_size_max)
+    return await service.list_agents(session, tenant, cursor=cursor, limit=page_size)
 
 
 @router.put("/{agent_id}", responses=problems(*WITH_BODY))
@@ -39,7 +65,19 @@ async def get_agent(agent_id: AgentName, session: DbSession, tenant: CurrentTena
     return await service.read_agent(session, tenant, agent_id)
 
 
-@router.put("/{agent_id}/working-memory", responses=problems(404, *WITH_BODY))
+@router.delete("/{agent_id}", status_code=204, responses=problems(404))
+async def delete_agent(
+    agent_id: AgentName, session: DbSession, tenant: CurrentTenant, engine: Engine
+) -> None:
+    """Erase the agent and everything it owns: memories of every kind, sessions with their
+    messages, summaries and efforts, stored builds, jobs, retention records and limits, and
+    the stored responses of idempotent requests that show them. One transaction: all of it
+    goes, or nothing. The id can then be used for a new agent, which starts empty."""
+    await service.erase_agent(session, engine, tenant, agent_id)
+
+
+# 409 from a route that changes the agent: it was erased while the request ran.
+@router.put("/{agent_id}/working-memory", responses=problems(404, 409, *WITH_BODY))
 async def put_working_memory(
     agent_id: AgentName, body: WorkingMemory, session: DbSession, tenant: CurrentTenant
 ) -> AgentRead:
@@ -55,7 +93,7 @@ async def list_frames(
     return await service.list_frames(session, tenant, agent_id)
 
 
-@router.put("/{agent_id}/frames/{frame_name}", responses=problems(404, *WITH_BODY))
+@router.put("/{agent_id}/frames/{frame_name}", responses=problems(404, 409, *WITH_BODY))
 async def put_frame(
     agent_id: AgentName,
     frame_name: FrameNameParam,
@@ -67,7 +105,7 @@ async def put_frame(
     return await service.put_frame(session, tenant, agent_id, frame_name, body)
 
 
-@router.delete("/{agent_id}/frames/{frame_name}", responses=problems(404))
+@router.delete("/{agent_id}/frames/{frame_name}", responses=problems(404, 409))
 async def delete_frame(
     agent_id: AgentName, frame_name: FrameNameParam, session: DbSession, tenant: CurrentTenant
 ) -> list[FrameView]:

@@ -7,13 +7,16 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.context.history_schemas import ContextWindow
+from app.core.cursor import MICROS_PATTERN
 from app.core.fields import Label, Line, NotBlankText, RequestBody, Text, WholeNumber
 from app.providers.tokenizer import TargetModel
 
+AGENT_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
+AGENT_CURSOR_PATTERN = rf"^{MICROS_PATTERN}_{AGENT_NAME_PATTERN[1:]}"
 AgentName = Annotated[
     str,
     Path(
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$",
+        pattern=AGENT_NAME_PATTERN,
         description="Your id for the agent: letters, digits and . _ : - (up to 64).",
         examples=["support-bot"],
     ),
@@ -85,6 +88,17 @@ class AgentRead(BaseModel):
     )
     created_at: datetime
     updated_at: datetime
+
+
+class AgentPage(BaseModel):
+    """One page of the tenant's agents, newest first; pass `next_cursor` as `cursor` for the
+    next."""
+
+    items: list[AgentRead]
+    next_cursor: str | None = Field(
+        description="`<microseconds since 1970 UTC>_<agent_id>` of the page's last agent; null "
+        "on the last page."
+    )
 
 
 FrameNameParam = Annotated[

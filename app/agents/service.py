@@ -5,6 +5,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.models import Agent
 from app.agents.repository import AgentRepository
 from app.agents.schemas import (
+    AgentPage,
     AgentRead,
     AgentUpsert,
     FrameDefinition,
@@ -12,10 +13,14 @@ from app.agents.schemas import (
     Identity,
     WorkingMemory,
 )
+from app.context.engine import ContextEngine
 from app.context.frame_catalogue import BUILTIN_FRAMES
 from app.context.frames import effective_frames
 from app.context.history_schemas import ContextWindow
+from app.core.cursor import decode_position, encode_position
 from app.core.errors import NotFound
+from app.core.jobs import JobRepository
+from app.core.replays import ReplayRepository
 from app.tenants.models import Tenant
 
 
@@ -62,6 +67,36 @@ async def upsert_agent(
         "default_window": window.model_dump(exclude_none=True) if window else None,
     }
     return to_read(await AgentRepository(session).upsert(tenant.id, name, values))
+
+
+async def list_agents(
+    session: AsyncSession, tenant: Tenant, *, cursor: str | None, limit: int
+) -> AgentPage:
+    """One page of the tenant's agents, newest first; a cursor keeps to the agents created
+    before its position."""
+    after = decode_position(cursor) if cursor else None
+    rows = await AgentRepository(session).page(tenant.id, after=after, limit=limit + 1)
+    page = rows[:limit]
+    more = len(rows) > limit
+    return AgentPage(
+        items=[to_read(agent) for agent in page],
+        next_cursor=encode_position(page[-1].created_at, page[-1].name) if more else None,
+    )
+
+
+async def erase_agent(
+    session: AsyncSession, engine: ContextEngine, tenant: Tenant, name: str
+) -> None:
+    """Erase the agent and everything it owns, in this transaction: its memories (with their
+    vectors, lifecycle logs and retention records), sessions (messages, summaries, efforts),
+    stored builds, jobs and retention limits, and the stored responses of idempotent requests
+    that show any of these."""
+    agent = await get_agent(session, tenant, name)
+    await JobRepository(session).delete_for_agent(agent.id)
+    if not await AgentRepository(session).delete(agent.id):
+        raise NotFound(f"Agent '{name}' does not exist.")  # erased by a concurrent request
+    await ReplayRepository(session).forget_agent(tenant.id, agent.name)
+    engine.forget_agent(agent.id)
 
 
 async def read_agent(session: AsyncSession, tenant: Tenant, name: str) -> AgentRead:

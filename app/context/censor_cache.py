@@ -44,3 +44,7 @@ class CensorCache:
         while self._count > self._max and len(self._agents) > 1:
             _agent, dropped = self._agents.popitem(last=False)
             self._count -= len(dropped)
+
+    def forget(self, agent_id: uuid.UUID) -> None:
+        """Drop an erased agent's censors."""
+        self._count -= len(self._agents.pop(agent_id, {}))

@@ -70,6 +70,10 @@ class CorpusStats:
         else:
             figures.words, figures.words_at = frequent, self._clock()
 
+    def forget(self, agent_id: uuid.UUID) -> None:
+        """Drop an erased agent's figures."""
+        self._agents.pop(agent_id, None)
+
     def _fresh(self, at: float) -> bool:
         return self._clock() - at <= self._kept
 

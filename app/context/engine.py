@@ -2,6 +2,7 @@
 selector (with its cached example vectors), the agents' corpus figures and their censors as last
 read."""
 
+import uuid
 from dataclasses import dataclass, field
 
 from app.context.censor_cache import CensorCache
@@ -26,3 +27,10 @@ class ContextEngine:
     def create(cls, providers: Providers, settings: ContextSettings) -> "ContextEngine":
         selector = FrameSelector(providers.embedder, settings.embedding_deadline_seconds)
         return cls(providers, settings, selector)
+
+    def forget_agent(self, agent_id: uuid.UUID) -> None:
+        """Drop what this process keeps of an erased agent. Nothing else could show it: the
+        figures and censors kept are the agent's by its row id, and a new agent of the same
+        name has a new one; this frees their room at once."""
+        self.corpus.forget(agent_id)
+        self.censors.forget(agent_id)

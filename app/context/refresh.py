@@ -31,7 +31,7 @@ async def refresh_context(
     """Keep the context when it still fits the new input; otherwise rebuild it with the delta."""
     build = await ContextRepository(session).get_build(tenant.id, request.context_id)
     agent = await AgentRepository(session).by_id(tenant.id, build.agent_id) if build else None
-    if build is None or agent is None:  # a build's agent is never deleted
+    if build is None or agent is None:  # an erased agent's builds are erased with it
         raise NotFound(f"Context {request.context_id} does not exist.")
     original = ContextBuildRequest.model_validate(build.request, context=STORED_REQUEST)
     vector = (await pipeline.embed_input(engine, request.input)).vector

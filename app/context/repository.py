@@ -14,6 +14,7 @@ from sqlalchemy import (
     TextualSelect,
     Uuid,
     bindparam,
+    delete,
     func,
     insert,
     select,
@@ -153,6 +154,21 @@ class ContextRepository:
             .limit(limit)
         )
         return (await self.session.scalars(query)).all()
+
+    async def delete_session_builds(
+        self, agent_id: uuid.UUID, session_name: str
+    ) -> list[uuid.UUID]:
+        """Delete the agent's builds with the session (their responses hold its messages), and
+        so their refreshes (a refresh keeps its build's session); their ids."""
+        erased = await self.session.scalars(
+            delete(ContextBuild)
+            .where(
+                ContextBuild.agent_id == agent_id,
+                ContextBuild.request["session_id"].astext == session_name,
+            )
+            .returning(ContextBuild.id)
+        )
+        return list(erased)
 
     async def texts(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
         """The summary of each memory, to match an LLM reply against."""

@@ -8,7 +8,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import JsonValue
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.orm.exc import StaleDataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -18,6 +19,7 @@ PROBLEM_JSON = "application/problem+json"
 # Seconds a client should wait before retrying a 503 (the OpenAPI document promises the
 # header); the embedded database is started again within about that long.
 RETRY_AFTER_SECONDS = 2
+_FOREIGN_KEY_VIOLATION = "23503"
 _METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")
 log = structlog.get_logger(__name__)
 
@@ -136,7 +138,14 @@ def _allowed_methods(request: Request) -> str:
 
 
 async def _database_error(request: Request, exc: Exception) -> JSONResponse:
-    """503 while the database cannot be reached (the request changed nothing), else a 500."""
+    """503 while the database cannot be reached (the request changed nothing); 409 when a
+    row the request wrote refers to, or changes, one erased while it ran; else a 500."""
+    if _erased_meanwhile(exc):
+        erased = Conflict(
+            "Something this request refers to (an agent, a session, a memory) was erased while "
+            "it ran, and nothing was stored; read it again before retrying."
+        )
+        return await _domain_error(request, erased)
     if not database_unavailable(exc):
         return await _unexpected_error(request, exc)
     log.warning("request.database_unavailable", path=request.url.path, error=str(exc)[:500])
@@ -146,6 +155,15 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
         "stored it before it went away, the retry returns that answer instead of a second copy."
     )
     return await _domain_error(request, unavailable)
+
+
+def _erased_meanwhile(exc: Exception) -> bool:
+    """The request read a row, and a concurrent erasure deleted it before the request's write:
+    a foreign key violation (a new row refers to it), or an update that found it gone."""
+    if isinstance(exc, StaleDataError):
+        return True
+    orig = exc.orig if isinstance(exc, DBAPIError) else None
+    return getattr(orig, "sqlstate", None) == _FOREIGN_KEY_VIOLATION
 
 
 def unexpected_problem(path: str) -> JSONResponse:

@@ -44,6 +44,8 @@ class IdempotencyRecord(Base):
     tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"), primary_key=True)
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     request_hash: Mapped[str] = mapped_column(String(64))
+    # The request's path: an erasure drops the kept responses of the agent's or session's routes.
+    target: Mapped[str | None] = mapped_column(Text)
     # The body as it was sent: a `json` column keeps it byte for byte (`jsonb` reorders keys).
     response: Mapped[str | None] = mapped_column(JsonDocument)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
@@ -103,7 +105,9 @@ class IdempotencyRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def claim(self, tenant_id: uuid.UUID, key: str, fingerprint: str) -> str | None:
+    async def claim(
+        self, tenant_id: uuid.UUID, key: str, fingerprint: str, target: str | None = None
+    ) -> str | None:
         """Claim the key for this request, or return the response stored by the first one.
 
         The insert waits while another transaction holds the same key, so a concurrent retry
@@ -111,7 +115,7 @@ class IdempotencyRepository:
         """
         claimed = await self.session.scalar(
             insert(IdempotencyRecord)
-            .values(tenant_id=tenant_id, key=key, request_hash=fingerprint)
+            .values(tenant_id=tenant_id, key=key, request_hash=fingerprint, target=target)
             .on_conflict_do_nothing()
             .returning(IdempotencyRecord.key)
         )
@@ -159,6 +163,7 @@ class IdempotentPost:
     response: Response  # the request's response, whose headers FastAPI sends
     key: str | None
     fingerprint: str
+    path: str = ""
 
     async def once(
         self, tenant_id: uuid.UUID, schema: type[M], produce: Callable[[], Awaitable[M]]
@@ -195,7 +200,7 @@ class IdempotentPost:
     async def _claim(self, tenant_id: uuid.UUID) -> str | None:
         assert self.key is not None
         return await IdempotencyRepository(self.session).claim(
-            tenant_id, self.key, self.fingerprint
+            tenant_id, self.key, self.fingerprint, self.path
         )
 
 
@@ -210,7 +215,7 @@ async def _idempotent_post(
         return IdempotentPost(session, response, None, "")
     target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     fingerprint = request_fingerprint(request.method, target, await canonical_body(request))
-    return IdempotentPost(session, response, key, fingerprint)
+    return IdempotentPost(session, response, key, fingerprint, request.url.path)
 
 
 Idempotent = Annotated[IdempotentPost, Depends(_idempotent_post)]

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import (
     case,
+    delete,
     func,
     insert,
     select,
@@ -18,6 +19,16 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.core.job_models import NOTIFY_CHANNEL, ClaimedJob, Job, Task
+
+# An agent's jobs: its memories', its sessions' and its own (`delete_for_agent`).
+_AGENT_JOBS = (
+    text("DELETE FROM job j USING memory m WHERE j.memory_id = m.id AND m.agent_id = :agent"),
+    text(
+        "DELETE FROM job j USING conversation_session s "
+        "WHERE j.session_id = s.id AND s.agent_id = :agent"
+    ),
+    text("DELETE FROM job WHERE agent_id = :agent"),
+)
 
 
 def _now() -> ColumnElement[datetime]:
@@ -233,6 +244,17 @@ class JobRepository:
         )
         count = int(result.rowcount)  # type: ignore[attr-defined]  # CursorResult of an UPDATE
         return count + len(rows)
+
+    async def delete_for_agent(self, agent_id: uuid.UUID) -> None:
+        """Drop an agent's jobs and its memories' and sessions' (its erasure would take them
+        too). Before its rows, so the erasure locks jobs, then rows, as a worker finishing one
+        of them does: it waits for that worker instead of deadlocking with it."""
+        for statement in _AGENT_JOBS:
+            await self.session.execute(statement, {"agent": agent_id})
+
+    async def delete_for_session(self, session_id: uuid.UUID) -> None:
+        """Drop a session's jobs, before the session (`delete_for_agent` says why)."""
+        await self.session.execute(delete(Job).where(Job.session_id == session_id))
 
     async def make_due_now(self, task: str) -> int:
         """Make every job of a task that waits out a backoff due now; how many."""

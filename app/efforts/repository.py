@@ -115,6 +115,15 @@ class EffortRepository:
         )
         return list(rows)
 
+    async def hold(self, effort_id: uuid.UUID) -> bool:
+        """Lock the effort for an update until the transaction ends; False when it is gone."""
+        found = await self.session.scalar(
+            select(SessionEffort.id)
+            .where(SessionEffort.id == effort_id)
+            .with_for_update(key_share=True)  # FOR NO KEY UPDATE
+        )
+        return found is not None
+
     async def open_of(self, session_id: uuid.UUID) -> SessionEffort | None:
         return await self.session.scalar(
             select(SessionEffort).where(

@@ -64,9 +64,10 @@ class SummarizeEfforts:
 
     async def _summarize(self, session: AsyncSession, effort_id: uuid.UUID) -> None:
         repository = EffortRepository(session)
-        (effort,) = await repository.by_ids([effort_id])
-        if effort.summary is not None:  # another worker made it meanwhile
+        efforts = await repository.by_ids([effort_id])
+        if not efforts or efforts[0].summary is not None:  # erased, or made by another worker
             return
+        effort = efforts[0]
         messages = await repository.messages_of(effort_id)
         cap = self.settings.summary_max_tokens
         prompt = digest.prompt_text([(m.role, m.content) for m in messages])
@@ -81,6 +82,8 @@ class SummarizeEfforts:
             # Its keywords come from what the summary quotes, not from the speakers' roles.
             said = " ".join(line.partition(": ")[2] for line in summary.splitlines())
             method = "extractive"
+        if not await repository.hold(effort_id):
+            return  # erased with its session while the summary was written
         effort.summary = summary
         effort.summary_tokens = await asyncio.to_thread(self.tokens.count, summary)
         effort.method = method

@@ -73,7 +73,7 @@ class Memory(Base):
     # Order of writing, also within one batch: what happened at the same time stays in order.
     seq: Mapped[int] = mapped_column(BigInteger, Identity())
     tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"), index=True)
-    agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id"))
+    agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(16))
     state: Mapped[str] = mapped_column(String(16))
     fields: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)

@@ -30,7 +30,8 @@ router = APIRouter(
 )
 
 
-# 409: an Idempotency-Key used for another request.
+# 409: an Idempotency-Key used for another request, or the agent or a memory erased while the
+# request ran.
 @router.post("/agents/{agent_id}/retention/run", responses=problems(409, *WITH_BODY))
 async def run_retention(
     agent_id: AgentName,
@@ -85,7 +86,7 @@ async def get_retention_limits(
     return await limits.read_limits(session, settings.retention, tenant, agent_id)
 
 
-@router.put("/agents/{agent_id}/retention/limits", responses=problems(*WITH_BODY))
+@router.put("/agents/{agent_id}/retention/limits", responses=problems(409, *WITH_BODY))
 async def put_retention_limits(
     agent_id: AgentName,
     body: RetentionLimits,

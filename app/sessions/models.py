@@ -33,11 +33,15 @@ class ConversationSession(Base):
 
     __tablename__ = "conversation_session"
     __mapper_args__ = {"eager_defaults": True}  # noqa: RUF012 - SQLAlchemy's declaration
-    __table_args__ = (UniqueConstraint("agent_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("agent_id", "name"),
+        # The list of an agent's sessions, newest first, page by page.
+        Index("ix_conversation_session_agent_created", "agent_id", "created_at", "name"),
+    )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenant.id"))
-    agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id"))
+    agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agent.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     # The time of the last append.

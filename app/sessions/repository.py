@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, or_, select, text
+from sqlalchemy import bindparam, delete, or_, select, text, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
@@ -173,14 +173,45 @@ class SessionRepository:
         rows = await self.session.execute(query.order_by(SessionMessage.seq))
         return [StoredCost(*row) for row in rows]
 
-    async def times_at(self, session_id: uuid.UUID, seqs: Sequence[int]) -> dict[int, datetime]:
-        """`created_at` of the session's messages at these positions."""
+    async def times_at(
+        self, places: Sequence[tuple[uuid.UUID, int]]
+    ) -> dict[tuple[uuid.UUID, int], datetime]:
+        """`created_at` of the messages at these (session id, seq) places."""
+        if not places:
+            return {}
+        m = SessionMessage
         rows = await self.session.execute(
-            select(SessionMessage.seq, SessionMessage.created_at).where(
-                SessionMessage.session_id == session_id, SessionMessage.seq.in_(seqs)
-            )
+            select(m.session_id, m.seq, m.created_at).where(tuple_(m.session_id, m.seq).in_(places))
         )
-        return {row[0]: row[1] for row in rows}
+        return {(row[0], row[1]): row[2] for row in rows}
+
+    async def sessions_page(
+        self, agent_id: uuid.UUID, *, after: tuple[datetime, str] | None, limit: int
+    ) -> list[ConversationSession]:
+        """The agent's sessions, newest first, after a (created_at, name) cursor."""
+        s = ConversationSession
+        query = select(s).where(s.agent_id == agent_id)
+        if after is not None:
+            query = query.where(tuple_(s.created_at, s.name) < tuple_(*after))
+        query = query.order_by(s.created_at.desc(), s.name.desc()).limit(limit)
+        return list(await self.session.scalars(query))
+
+    async def delete(self, session_id: uuid.UUID) -> bool:
+        """Delete the session and, by the foreign keys' cascades, its messages, summaries,
+        efforts and jobs; False when it was gone already (erased by a concurrent request)."""
+        s = ConversationSession
+        erased = await self.session.scalar(delete(s).where(s.id == session_id).returning(s.id))
+        return erased is not None
+
+    async def hold(self, session_id: uuid.UUID) -> bool:
+        """Keep the session from being erased until the transaction ends (what a row of it
+        written now takes anyway, by its foreign key); False when it is gone."""
+        found = await self.session.scalar(
+            select(ConversationSession.id)
+            .where(ConversationSession.id == session_id)
+            .with_for_update(read=True, key_share=True)
+        )
+        return found is not None
 
     async def recall(
         self, session_id: uuid.UUID, query: RecallQuery, *, seqs: range, limit: int

@@ -13,24 +13,26 @@ from app.deps import ProvidersDep, SettingsDep
 from app.sessions import service
 from app.sessions.examples import APPEND_EXAMPLES
 from app.sessions.schemas import (
+    SESSION_CURSOR_PATTERN,
     MessageBatchCreate,
     MessageBatchRead,
     MessagePage,
     SessionName,
+    SessionPage,
     SessionRead,
 )
 from app.tenants.dependencies import CurrentTenant
 
 router = APIRouter(
-    prefix="/agents/{agent_id}/sessions/{session_id}",
+    prefix="/agents/{agent_id}/sessions",
     tags=["sessions"],
     route_class=JsonBodyRoute,
-    responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent and a session
+    responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent, most a session
 )
 _MAX_SEQ = 2**31 - 1  # seq is a PostgreSQL integer
 
 
-@router.post("/messages", status_code=201, responses=problems(409, *WITH_BODY))
+@router.post("/{session_id}/messages", status_code=201, responses=problems(409, *WITH_BODY))
 async def append_messages(
     agent_id: AgentName,
     session_id: SessionName,
@@ -60,7 +62,7 @@ async def append_messages(
     )
 
 
-@router.get("/messages")
+@router.get("/{session_id}/messages")
 async def list_messages(
     agent_id: AgentName,
     session_id: SessionName,
@@ -84,9 +86,41 @@ async def list_messages(
     )
 
 
-@router.get("")
+@router.get("/{session_id}")
 async def get_session(
     agent_id: AgentName, session_id: SessionName, session: DbSession, tenant: CurrentTenant
 ) -> SessionRead:
     """Read a session: its message count, tokens, first and last message times, summaries."""
     return await service.read_session(session, tenant, agent_id, session_id)
+
+
+@router.delete("/{session_id}", status_code=204)
+async def delete_session(
+    agent_id: AgentName, session_id: SessionName, session: DbSession, tenant: CurrentTenant
+) -> None:
+    """Erase a session: its messages, summaries, efforts and jobs, the builds made with it, and
+    the stored responses of idempotent requests that show them. A message appended afterwards
+    starts a new session of that id."""
+    await service.erase_session(session, tenant, agent_id, session_id)
+
+
+@router.get("")
+async def list_sessions(
+    agent_id: AgentName,
+    session: DbSession,
+    tenant: CurrentTenant,
+    settings: SettingsDep,
+    cursor: Annotated[
+        str | None,
+        Query(
+            pattern=SESSION_CURSOR_PATTERN,
+            description="`next_cursor` of the page before: `<microseconds since 1970 UTC>_"
+            "<session_id>`. Any such position lists the sessions created before it.",
+        ),
+    ] = None,
+    limit: Annotated[int | None, Query(ge=1)] = None,
+) -> SessionPage:
+    """List an agent's sessions, newest first, each with its message count, tokens, first and
+    last message times and summaries."""
+    page_size = min(limit or settings.api.page_size_default, settings.api.page_size_max)
+    return await service.list_sessions(session, tenant, agent_id, cursor=cursor, limit=page_size)

@@ -7,10 +7,12 @@ from typing import Annotated, Literal
 from fastapi import Path
 from pydantic import BaseModel, Field
 
+from app.core.cursor import MICROS_PATTERN
 from app.core.fields import Label, LongText, RequestBody, Timestamp
 
 Role = Literal["user", "assistant", "system", "tool"]
 SESSION_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$"
+SESSION_CURSOR_PATTERN = rf"^{MICROS_PATTERN}_{SESSION_NAME_PATTERN[1:]}"
 SessionName = Annotated[
     str,
     Path(
@@ -107,6 +109,17 @@ class SessionRead(BaseModel):
     summaries: list[SessionSummaryRead] = Field(
         description="Summaries of older messages, computed in the background: coarsest "
         "first, then in conversation order."
+    )
+
+
+class SessionPage(BaseModel):
+    """One page of an agent's sessions, newest first; pass `next_cursor` as `cursor` for the
+    next."""
+
+    items: list[SessionRead]
+    next_cursor: str | None = Field(
+        description="`<microseconds since 1970 UTC>_<session_id>` of the page's last session; "
+        "null on the last page."
     )
 
 

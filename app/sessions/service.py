@@ -9,14 +9,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.agents.service import get_agent
+from app.context.repository import ContextRepository
 from app.core.bodies import check_batch_size
 from app.core.config import ContextSettings
+from app.core.cursor import decode_position, encode_position
 from app.core.errors import NotFound
 from app.core.jobs import JobRepository
+from app.core.replays import ReplayRepository
 from app.core.time import utcnow
 from app.efforts.tracking import on_append
 from app.providers.tokenizer import TokenCounter
-from app.sessions.models import ConversationSession, SessionMessage
+from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
 from app.sessions.repository import SessionRepository
 from app.sessions.schemas import (
     ChatMessageCreate,
@@ -24,6 +27,7 @@ from app.sessions.schemas import (
     MessageCreate,
     MessagePage,
     MessageRead,
+    SessionPage,
     SessionRead,
     SessionSummaryRead,
     ToolMessageCreate,
@@ -59,35 +63,47 @@ def _message_read(message: SessionMessage) -> MessageRead:
     return MessageRead.model_validate(message, from_attributes=True)
 
 
+async def _session_reads(
+    repository: SessionRepository, conversations: Sequence[ConversationSession], agent: Agent
+) -> list[SessionRead]:
+    """The API view of sessions of an agent: three statements, however many sessions."""
+    # A session opened by an effort has no message yet, so no times to read.
+    ends = {c.id: (0, c.message_count - 1) for c in conversations if c.message_count}
+    times = await repository.times_at([(i, seq) for i, pair in ends.items() for seq in pair])
+    summaries = await SummaryRepository(repository.session).summaries(list(ends))
+    return [
+        SessionRead(
+            session_id=conversation.name,
+            agent_id=agent.name,
+            created_at=conversation.created_at,
+            updated_at=conversation.updated_at,
+            messages=conversation.message_count,
+            tokens=conversation.token_count,
+            first_message_at=times.get((conversation.id, 0)),
+            last_message_at=times.get((conversation.id, conversation.message_count - 1)),
+            summaries=[_summary_read(s) for s in summaries.get(conversation.id, [])],
+        )
+        for conversation in conversations
+    ]
+
+
+def _summary_read(summary: SessionSummary) -> SessionSummaryRead:
+    return SessionSummaryRead(
+        depth=summary.depth,
+        first_seq=summary.first_seq,
+        last_seq=summary.last_seq,
+        messages=summary.message_count,
+        start=summary.first_message_at,
+        end=summary.last_message_at,
+        tokens=summary.tokens,
+        method="llm" if summary.method == "llm" else "extractive",
+    )
+
+
 async def _session_read(
     repository: SessionRepository, conversation: ConversationSession, agent: Agent
 ) -> SessionRead:
-    last = conversation.message_count - 1
-    # A session opened by an effort has no message yet, so no times to read.
-    times = await repository.times_at(conversation.id, [0, last]) if last >= 0 else {}
-    return SessionRead(
-        session_id=conversation.name,
-        agent_id=agent.name,
-        created_at=conversation.created_at,
-        updated_at=conversation.updated_at,
-        messages=conversation.message_count,
-        tokens=conversation.token_count,
-        first_message_at=times.get(0),
-        last_message_at=times.get(last),
-        summaries=[
-            SessionSummaryRead(
-                depth=s.depth,
-                first_seq=s.first_seq,
-                last_seq=s.last_seq,
-                messages=s.message_count,
-                start=s.first_message_at,
-                end=s.last_message_at,
-                tokens=s.tokens,
-                method="llm" if s.method == "llm" else "extractive",
-            )
-            for s in await SummaryRepository(repository.session).summaries(conversation.id)
-        ],
-    )
+    return (await _session_reads(repository, [conversation], agent))[0]
 
 
 async def append_messages(
@@ -180,3 +196,33 @@ async def list_messages(
         items=[_message_read(message) for message in page],
         next_cursor=page[-1].seq if len(rows) > limit else None,
     )
+
+
+async def list_sessions(
+    session: AsyncSession, tenant: Tenant, agent_name: str, *, cursor: str | None, limit: int
+) -> SessionPage:
+    """One page of an agent's sessions, newest first; a cursor keeps to the sessions created
+    before its position."""
+    agent = await get_agent(session, tenant, agent_name)
+    repository = SessionRepository(session)
+    after = decode_position(cursor) if cursor else None
+    rows = await repository.sessions_page(agent.id, after=after, limit=limit + 1)
+    page = rows[:limit]
+    more = len(rows) > limit
+    return SessionPage(
+        items=await _session_reads(repository, page, agent),
+        next_cursor=encode_position(page[-1].created_at, page[-1].name) if more else None,
+    )
+
+
+async def erase_session(
+    session: AsyncSession, tenant: Tenant, agent_name: str, session_name: str
+) -> None:
+    """Erase a session: its messages, summaries, efforts and jobs, the builds made with it
+    (their responses hold its messages) and the stored responses that show any of these."""
+    agent, conversation = await _find(session, tenant, agent_name, session_name)
+    await JobRepository(session).delete_for_session(conversation.id)
+    if not await SessionRepository(session).delete(conversation.id):
+        raise NotFound(f"Agent '{agent_name}' has no session '{session_name}'.")
+    builds = await ContextRepository(session).delete_session_builds(agent.id, session_name)
+    await ReplayRepository(session).forget_session(tenant.id, agent.name, session_name, builds)

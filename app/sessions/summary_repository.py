@@ -92,15 +92,21 @@ class SummaryRepository:
         )
         return [(r[0], r[1], r[2]) for r in rows]
 
-    async def summaries(self, session_id: uuid.UUID) -> list[SessionSummary]:
-        """The session's summaries, coarsest first, in conversation order."""
-        return list(
-            await self.session.scalars(
-                select(SessionSummary)
-                .where(SessionSummary.session_id == session_id, SessionSummary.depth >= 1)
-                .order_by(SessionSummary.depth.desc(), SessionSummary.first_seq)
-            )
+    async def summaries(
+        self, session_ids: Sequence[uuid.UUID]
+    ) -> dict[uuid.UUID, list[SessionSummary]]:
+        """Each session's summaries, coarsest first, in conversation order."""
+        found: dict[uuid.UUID, list[SessionSummary]] = {s: [] for s in session_ids}
+        if not session_ids:
+            return found
+        rows = await self.session.scalars(
+            select(SessionSummary)
+            .where(SessionSummary.session_id.in_(session_ids), SessionSummary.depth >= 1)
+            .order_by(SessionSummary.depth.desc(), SessionSummary.first_seq)
         )
+        for summary in rows:
+            found[summary.session_id].append(summary)
+        return found
 
     async def covering(self, session_id: uuid.UUID, before: int) -> list[FoundSummary]:
         """The coarsest of the session's summaries of messages before seq `before`: those no

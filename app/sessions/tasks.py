@@ -93,7 +93,8 @@ class SummarizeSpans:
         places += due(count, self.fresh_tail, s.span, s.fanout, existing)
         for place in places[: s.per_job]:
             async with sessionmaker.begin() as session:
-                await self._make(session, job.subject_id, place)
+                if not await self._make(session, job.subject_id, place):
+                    break  # the session was erased meanwhile, and its job with it
         upgraded = await self._upgrade(sessionmaker, job.subject_id, s.per_job - len(places))
         async with sessionmaker.begin() as session:
             jobs = JobRepository(session)
@@ -128,8 +129,11 @@ class SummarizeSpans:
         upgrade: bool = False,
     ) -> bool:
         """Make the summary at `at` and store it; with `upgrade`, only an LLM's, in place of
-        the extractive one there (False when the LLM did not write it)."""
+        the extractive one there. False when the LLM did not write it, or when the session
+        was erased (before, or while the summary was written: nothing is stored then)."""
         parts = await self._parts(session, session_id, at)
+        if parts is None:
+            return False
         cap = self.settings.max_tokens
         text = await self._by_llm(parts.prompt, cap)
         if upgrade and text is None:
@@ -146,6 +150,8 @@ class SummarizeSpans:
                 else await asyncio.to_thread(digest.extract, self.tokens, parts.lines, head, cap)
             )
         tokens = await asyncio.to_thread(self.tokens.count, found.content)
+        if not await SessionRepository(session).hold(session_id):
+            return False
         await SummaryRepository(session).add_summary(
             SessionSummary(
                 id=uuid.uuid4(),
@@ -165,12 +171,17 @@ class SummarizeSpans:
         )
         return True
 
-    async def _parts(self, session: AsyncSession, session_id: uuid.UUID, at: Place) -> _Parts:
+    async def _parts(
+        self, session: AsyncSession, session_id: uuid.UUID, at: Place
+    ) -> _Parts | None:
+        """What the summary at `at` is made of; None when the session is gone."""
         if at.depth <= 1:
             span = self.settings.span if at.depth else 1
             rows = await SessionRepository(session).page(
                 session_id, after=at.first_seq - 1, limit=span
             )
+            if not rows:
+                return None
             triples = [(m.seq, m.role, m.content) for m in rows]
             if at.depth == 0:
                 (row,) = rows
@@ -185,6 +196,8 @@ class SummarizeSpans:
         size = (at.last_seq - at.first_seq + 1) // self.settings.fanout
         firsts = [(at.depth - 1, at.first_seq + i * size) for i in range(self.settings.fanout)]
         found = await SummaryRepository(session).summaries_at(session_id, firsts)
+        if not found:
+            return None
         return _Parts(
             digest.summary_lines([(p.content, p.quoted_seqs) for p in found]),
             "\n\n".join(p.content for p in found),

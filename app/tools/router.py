@@ -32,7 +32,8 @@ async def list_tools(
     return await service.list_tools(session, tenant, agent_id)
 
 
-# 409: an Idempotency-Key used for another request.
+# 409: an Idempotency-Key used for another request, or what the call writes (an effort) refers
+# to a session erased while it ran.
 @router.post("/{name}", responses=problems(409, *WITH_BODY))
 async def call_tool(
     agent_id: AgentName,

@@ -149,3 +149,31 @@ async def test_the_generic_request_reaches_any_route(engine: AsyncContextEngine)
     assert "decision" in {frame["name"] for frame in response.json()}
     with pytest.raises(NotFound):
         await engine.request("GET", "/agents/nobody/frames")
+
+
+async def test_agents_and_sessions_are_listed_and_erased(engine: AsyncContextEngine) -> None:
+    written = await _agent_with_fact(engine)
+    await engine.put_agent("ada", identity={"name": "Ada"})
+    await engine.append("newton", "s-1", [{"role": "user", "content": "Deploy today?"}])
+    await engine.append("newton", "s-2", [{"role": "user", "content": "And tomorrow?"}])
+    agents = await engine.agents(limit=1)
+    assert len(agents.items) == 1
+    rest = await engine.agents(cursor=agents.next_cursor)
+    assert {agents.items[0].agent_id, *(a.agent_id for a in rest.items)} == {"newton", "ada"}
+    sessions = await engine.sessions("newton")
+    assert [s.session_id for s in sessions.items] == ["s-2", "s-1"]
+    assert sessions.items[0].messages == 1
+
+    await engine.delete_session("newton", "s-2")
+
+    assert [s.session_id for s in (await engine.sessions("newton")).items] == ["s-1"]
+    with pytest.raises(NotFound):
+        await engine.delete_session("newton", "s-2")
+
+    await engine.delete_agent("newton")
+
+    with pytest.raises(NotFound):
+        await engine.get_memory(written.id)
+    with pytest.raises(NotFound):
+        await engine.delete_agent("newton")
+    assert [a.agent_id for a in (await engine.agents()).items] == ["ada"]

@@ -36,6 +36,15 @@ def test_the_common_loop_over_http(engine: ContextEngine) -> None:
         with pytest.raises(ValidationError) as raised:
             engine.build(agent, "")
         assert raised.value.fields == [("body", "input")]
+        assert [s.session_id for s in engine.sessions(agent).items] == ["s-1"]
+        assert agent in {a.agent_id for a in engine.agents(limit=200).items}
+        engine.delete_session(agent, "s-1")
+        assert engine.sessions(agent).items == []
+        engine.delete_agent(agent)
+        with pytest.raises(NotFound):
+            engine.get_memory(written.id)
+        with pytest.raises(NotFound):
+            engine.delete_agent(agent)
 
 
 class Recording(httpx.HTTPTransport):

@@ -196,7 +196,9 @@ async def test_any_cursor_of_the_documented_form_is_a_position(
     [
         ("TRACE", "/healthz", "GET"),
         ("PUT", "/healthz", "GET"),
-        ("POST", "/agents/newton", "GET, PUT"),
+        ("POST", "/agents/newton", "DELETE, GET, PUT"),
+        ("PUT", "/agents", "GET"),
+        ("PATCH", "/agents/newton/sessions/chat-1", "DELETE, GET"),
         ("OPTIONS", "/memories/0b9f7a0e-4f5e-4c1e-9d3a-2f1c7e1b5a10", "DELETE, GET, PATCH"),
     ],
 )

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from tests.factories import Tenancy, decision, fact, procedure
 from tests.mcp.conftest import McpClientOf
@@ -262,3 +263,36 @@ async def test_create_agent_makes_a_new_one_only(mcp_of: McpClientOf, tenancy_a:
     assert created["identity"]["traits"] == ["precise"]
     assert "exists" in again
     assert built["context"].startswith("## Identity\nAda.")
+
+
+async def test_nothing_of_an_erased_agent_is_found(
+    mcp_of: McpClientOf, tenancy_a: Tenancy, api: httpx.Client, agent: str
+) -> None:
+    content = unique("The billing replica is rebuilt every Sunday.")
+    word = marker(content)
+    question = f"When is the billing replica rebuilt ({word})?"
+    async with mcp_of(tenancy_a.key) as mcp:
+        written = await call(mcp, "remember", agent_id=agent, memory=fact(content))
+        built = await call(mcp, "build_context", agent_id=agent, input=question)
+        assert word in built["context"]  # the served process now keeps the agent's figures
+        erased = await asyncio.to_thread(api.delete, f"/agents/{agent}")
+        assert erased.status_code == 204, erased.text
+        refusals = [
+            await refused(mcp, "search_memory", agent_id=agent, query=word),
+            await refused(mcp, "build_context", agent_id=agent, input=question),
+            await refused(mcp, "expand_memory", memory_id=written["memory_id"]),
+            await refused(mcp, "feedback", context_id=built["context_id"], reply=word),
+        ]
+        with pytest.raises(MCPError, match=f"agent://{agent}"):  # the resource fails to read
+            await mcp.read_resource(f"agent://{agent}")
+        # An agent of the same id made again starts empty.
+        created = await call(mcp, "create_agent", agent_id=agent, identity={"name": "Newer"})
+        rebuilt = await call(mcp, "build_context", agent_id=agent, input=question)
+        found = await call(mcp, "search_memory", agent_id=agent, query=word)
+    for message in refusals:
+        assert "404" in message, message
+        assert "billing replica" not in message
+    assert created["agent_id"] == agent
+    assert "billing replica" not in rebuilt["context"]
+    assert rebuilt["memories"] == []
+    assert found["memories"] == []

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from context_engine_client.core import IDEMPOTENCY_HEADER, Call, decode, no_body
 from context_engine_client.models import (
+    AgentPage,
     AgentRead,
     ContextBuildResponse,
     ContextFeedbackResponse,
@@ -22,6 +23,7 @@ from context_engine_client.models import (
     MemoryRead,
     MessageBatchRead,
     MessagePage,
+    SessionPage,
     SessionRead,
     WrittenMemory,
 )
@@ -125,10 +127,24 @@ def append(
     return Call("POST", path, read, body, headers=_keyed(idempotency_key))
 
 
+def _page_params(cursor: str | int | None, limit: int | None) -> dict[str, str | int]:
+    return {name: value for name, value in (("cursor", cursor), ("limit", limit)) if value}
+
+
 def messages(agent: str, session: str, cursor: int | None, limit: int | None) -> Call[MessagePage]:
     path = f"/agents/{_segment(agent)}/sessions/{_segment(session)}/messages"
-    params = {name: value for name, value in (("cursor", cursor), ("limit", limit)) if value}
+    params = _page_params(cursor, limit)
     return Call("GET", path, decode(MessagePage.model_validate_json), params=params)
+
+
+def sessions(agent: str, cursor: str | None, limit: int | None) -> Call[SessionPage]:
+    path = f"/agents/{_segment(agent)}/sessions"
+    params = _page_params(cursor, limit)
+    return Call("GET", path, decode(SessionPage.model_validate_json), params=params)
+
+
+def delete_session(agent: str, session: str) -> Call[None]:
+    return Call("DELETE", f"/agents/{_segment(agent)}/sessions/{_segment(session)}", no_body)
 
 
 def get_session(agent: str, session: str) -> Call[SessionRead]:
@@ -143,6 +159,15 @@ def put_agent(agent: str, fields: Mapping[str, object]) -> Call[AgentRead]:
 
 def get_agent(agent: str) -> Call[AgentRead]:
     return Call("GET", f"/agents/{_segment(agent)}", decode(AgentRead.model_validate_json))
+
+
+def agents(cursor: str | None, limit: int | None) -> Call[AgentPage]:
+    params = _page_params(cursor, limit)
+    return Call("GET", "/agents", decode(AgentPage.model_validate_json), params=params)
+
+
+def delete_agent(agent: str) -> Call[None]:
+    return Call("DELETE", f"/agents/{_segment(agent)}", no_body)
 
 
 def memories(agent: str, params: Mapping[str, str | int | list[str]]) -> Call[MemoryPage]:

@@ -143,6 +143,14 @@ class ContextEngine:
     def get_agent(self, agent: str) -> models.AgentRead:
         return self.send(calls.get_agent(agent))
 
+    def agents(self, *, cursor: str | None = None, limit: int | None = None) -> models.AgentPage:
+        """One page of the tenant's agents, newest first (`next_cursor` gives the next)."""
+        return self.send(calls.agents(cursor, limit))
+
+    def delete_agent(self, agent: str) -> None:
+        """Erase the agent and everything it owns: memories, sessions, builds, jobs."""
+        self.send(calls.delete_agent(agent))
+
     def memories(self, agent: str, **params: str | int | list[str]) -> models.MemoryPage:
         """One page of the agent's memories (`kind=`, `state=`, `q=`, `cursor=`, `limit=`)."""
         return self.send(calls.memories(agent, params))
@@ -168,3 +176,13 @@ class ContextEngine:
 
     def get_session(self, agent: str, session: str) -> models.SessionRead:
         return self.send(calls.get_session(agent, session))
+
+    def sessions(
+        self, agent: str, *, cursor: str | None = None, limit: int | None = None
+    ) -> models.SessionPage:
+        """One page of the agent's sessions, newest first, with their counts."""
+        return self.send(calls.sessions(agent, cursor, limit))
+
+    def delete_session(self, agent: str, session: str) -> None:
+        """Erase a session: its messages, summaries, efforts and the builds made with it."""
+        self.send(calls.delete_session(agent, session))

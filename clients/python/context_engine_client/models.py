@@ -12,6 +12,20 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import JsonValue as Json
 
 
+class AgentPage(BaseModel):
+    """One page of the tenant's agents, newest first; pass `next_cursor` as `cursor` for the
+    next.
+    """
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    items: list[AgentRead]
+    next_cursor: str | None
+    """`<microseconds since 1970 UTC>_<agent_id>` of the page's last agent; null on the last
+    page.
+    """
+
+
 class AgentRead(BaseModel):
     """AgentRead"""
 
@@ -1255,6 +1269,20 @@ class ScoreParts(BaseModel):
     retention: float = 1.0
     """The share of its score retention leaves it: below 1 for a fact never confirmed nor
     referenced for long (CE_RETENTION__FACT_STALE_FACTOR).
+    """
+
+
+class SessionPage(BaseModel):
+    """One page of an agent's sessions, newest first; pass `next_cursor` as `cursor` for the
+    next.
+    """
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    items: list[SessionRead]
+    next_cursor: str | None
+    """`<microseconds since 1970 UTC>_<session_id>` of the page's last session; null on the
+    last page.
     """
 
 
