@@ -5,13 +5,13 @@ import uuid
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context import metrics
-from app.context.references import referenced
-from app.context.repository import ContextRepository
-from app.context.schemas import (
+from app.context.followup_schemas import (
     ContextExpandRequest,
     ContextFeedback,
     ContextFeedbackResponse,
 )
+from app.context.references import referenced
+from app.context.repository import ContextRepository
 from app.core.config import EffortSettings
 from app.core.errors import Conflict, NotFound
 from app.core.time import utcnow

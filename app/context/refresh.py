@@ -7,19 +7,17 @@ from app.agents.models import Agent
 from app.agents.repository import AgentRepository
 from app.context import metrics, pipeline
 from app.context.engine import ContextEngine
-from app.context.frames import effective_frames
-from app.context.models import ContextBuild
-from app.context.pressure import encoding_of, session_pressure
-from app.context.repository import ContextRepository
-from app.context.schemas import (
-    STORED_REQUEST,
-    ContextBuildRequest,
-    ContextBuildResponse,
+from app.context.followup_schemas import (
     ContextDelta,
     ContextRefreshRequest,
     ContextRefreshResponse,
     RefreshReason,
 )
+from app.context.frames import effective_frames
+from app.context.models import ContextBuild
+from app.context.pressure import encoding_of, session_pressure
+from app.context.repository import ContextRepository
+from app.context.schemas import STORED_REQUEST, ContextBuildRequest, ContextBuildResponse
 from app.context.types import FrameChoice, Vector
 from app.core.errors import NotFound
 from app.tenants.models import Tenant

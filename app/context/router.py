@@ -7,16 +7,14 @@ from fastapi import APIRouter, Query, Response
 
 from app.context import feedback, refresh, service
 from app.context.dependencies import Engine
-from app.context.schemas import (
-    ContextBuildList,
-    ContextBuildRequest,
-    ContextBuildResponse,
+from app.context.followup_schemas import (
     ContextExpandRequest,
     ContextFeedback,
     ContextFeedbackResponse,
     ContextRefreshRequest,
     ContextRefreshResponse,
 )
+from app.context.schemas import ContextBuildList, ContextBuildRequest, ContextBuildResponse
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.idempotency import Idempotent

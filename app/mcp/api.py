@@ -9,7 +9,8 @@ import httpx
 from pydantic import BaseModel, JsonValue
 
 from app.agents.schemas import AgentRead
-from app.context.schemas import ContextBuildList, ContextBuildResponse, ContextFeedbackResponse
+from app.context.followup_schemas import ContextFeedbackResponse
+from app.context.schemas import ContextBuildList, ContextBuildResponse
 from app.memories.schemas import MemoryRead, WrittenMemory
 
 ModelT = TypeVar("ModelT", bound=BaseModel)

@@ -17,8 +17,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, JsonValue
 
 from app.agents.schemas import AgentRead, Identity
+from app.context.followup_schemas import ContextFeedbackResponse
 from app.context.history_schemas import ContextWindow
-from app.context.schemas import AgentRef, ContextFeedbackResponse, SessionId
+from app.context.schemas import AgentRef, SessionId
 from app.context.types import FlexibleKind
 from app.mcp.api import ApiError, JsonBody, ServiceApi
 from app.mcp.schemas import BuiltContext, FoundMemory, OpenedMemory, SearchResult, StoredMemory
