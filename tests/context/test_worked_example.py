@@ -1,8 +1,11 @@
-"""The design's worked example ("Should we use Redis for caching in Newton?") among fifty
-unrelated memories of each kind: the context comes out as the design shows it, without noise."""
+"""The design's worked example ("Should we use Redis for caching in Newton?") among 250 other
+memories, fifty of each kind: unrelated ones about household topics, or ones of the same domain
+(the team's other services, databases and decisions about infrastructure). Either way the
+context comes out as the design shows it, without noise."""
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import httpx
 import pytest
@@ -10,6 +13,7 @@ import pytest
 from app.core.worker import Worker
 from tests.context.conftest import SEED_CENSORS
 from tests.context.distractors import distractors
+from tests.context.domain_distractors import domain_distractors
 from tests.factories import Tenancy
 
 AGENT = "newton-example"
@@ -64,6 +68,24 @@ EPISODES = [
         "ended_at": "2026-08-02T12:00:00Z",
     },
 ]
+# The other memories the example is built among, and words that only they use.
+AMONG: dict[str, Callable[[], list[dict[str, Any]]]] = {
+    "unrelated": distractors,
+    "same-domain": domain_distractors,
+}
+NOISE = {
+    "unrelated": r"garden|choir|bakery|Lisbon|aquarium|chess|pottery|marathon",
+    "same-domain": r"billing|Kafka|RabbitMQ|Elasticsearch|ClickHouse|Cassandra|MongoDB|MySQL|"
+    r"Terraform|Kubernetes|EKS|nginx|CDN|warehouse",
+}
+
+
+class Example(NamedTuple):
+    """The example's memory ids, the build for its question, and what it was built among."""
+
+    ids: set[str]
+    built: dict[str, Any]
+    among: str
 
 
 async def _write_all(client: httpx.AsyncClient, tenancy: Tenancy, bodies: list[Any]) -> list[str]:
@@ -74,8 +96,10 @@ async def _write_all(client: httpx.AsyncClient, tenancy: Tenancy, bodies: list[A
     return [memory["id"] for memory in response.json()["memories"]]
 
 
-async def _newton(client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker) -> set[str]:
-    """The example's agent and memories, then the distractors; the example's memory ids."""
+async def _newton(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker, others: list[dict[str, Any]]
+) -> set[str]:
+    """The example's agent and memories, then the others; the example's memory ids."""
     headers = tenancy.headers
     identity = {"name": "Newton agent", "traits": ["analytical", "cautious", "curious"]}
     await client.put(f"/agents/{AGENT}", headers=headers, json={"identity": identity})
@@ -101,25 +125,39 @@ async def _newton(client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker) -
             json={"action": "record_outcome", "outcome": "success"},
         )
         assert response.status_code == 200, response.text
-    others = distractors()
     for start in range(0, len(others), 100):
-        await _write_all(client, tenancy, others[start : start + 100])
+        written = await _write_all(client, tenancy, others[start : start + 100])
+        assert not set(written) & set(ids)  # none of them repeats a fact of the example
     await worker.drain()
     return set(ids)
 
 
 def _section(context: str, header: str) -> list[str]:
-    """The lines of one section, blank lines aside."""
+    """The lines of one section, blank lines aside; none when the context has no such section."""
+    if f"## {header}\n" not in context:
+        return []
     body = context.split(f"## {header}\n", 1)[1].split("\n## ", 1)[0]
     return [line for line in body.split("\n") if line]
 
 
-@pytest.fixture
+def _loaded(built: dict[str, Any]) -> set[str]:
+    return {item["memory_id"] for layer in built["layers"] for item in layer["items"]}
+
+
+def _one_line(text: str, reason: str, confidence: float) -> set[str]:
+    """A decision as a context lists it on its one line: text, outcome and confidence, and its
+    main reason quoted where the budget leaves room for it."""
+    line = f"- {text} [success, {confidence:.2f}]"
+    return {line, f'{line} — "{reason}"'}
+
+
+@pytest.fixture(params=list(AMONG))
 async def example(
-    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
-) -> tuple[set[str], dict[str, Any]]:
-    """The example's memory ids, and the build for its question."""
-    ids = await _newton(client, tenancy, worker)
+    request: pytest.FixtureRequest, client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> Example:
+    """The example among one set of other memories, and the build for its question."""
+    among: str = request.param
+    ids = await _newton(client, tenancy, worker, AMONG[among]())
     response = await client.post(
         "/context/build",
         headers=tenancy.headers,
@@ -130,17 +168,33 @@ async def example(
         },
     )
     assert response.status_code == 200, response.text
-    built: dict[str, Any] = response.json()
-    return ids, built
+    return Example(ids, response.json(), among)
 
 
-async def test_no_unrelated_memory_comes_along(example: tuple[set[str], dict[str, Any]]) -> None:
-    ids, built = example
+@pytest.mark.parametrize(
+    "example",
+    [
+        "unrelated",
+        pytest.param(
+            "same-domain",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="18 of the team's other memories come in: by the input's word 'use' "
+                "('Use dbt…', 'Use Karpenter…', 'Secret Rotation'), by cache words (the mobile "
+                "API's Cache-Control decision and fact, 'CDN Cache Purge', the docs site's proxy "
+                "cache), by meaning ('Red search cluster', 0.35) and as neighbours of each other "
+                "four undated episodes written in one batch",
+            ),
+        ),
+    ],
+    indirect=True,
+)
+async def test_no_unrelated_memory_comes_along(example: Example) -> None:
+    ids, built, among = example
     context = built["context"]
     assert built["frame"]["name"] == "decision"
-    loaded = {item["memory_id"] for layer in built["layers"] for item in layer["items"]}
-    assert loaded <= ids  # 250 unrelated memories, none of them in any section
-    assert not re.search(r"garden|choir|bakery|Lisbon|aquarium|chess|pottery|marathon", context)
+    assert _loaded(built) <= ids  # 250 other memories, none of them in any section
+    assert not re.search(NOISE[among], context)
     assert "- WARN: Don't decide without at least 2 alternatives" in context
     assert _section(context, "Procedure: Architecture Decision")[1:] == [
         f"- {pattern}" for pattern in PROCEDURE["core_patterns"]
@@ -150,29 +204,45 @@ async def test_no_unrelated_memory_comes_along(example: tuple[set[str], dict[str
     assert "Newton storage architecture discussion (2h, with Tim)" in experience
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="all-MiniLM-L6-v2 puts the example's decisions at 0.04-0.16 similarity to the "
-    "question, level with the unrelated ones (mean 0.055, max 0.162): nothing in the input "
-    "tells them apart yet",
+@pytest.mark.parametrize(
+    "example",
+    [
+        pytest.param(
+            "unrelated",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="nothing links the question to the three decisions, the BLOCK constraint, "
+                "the pgvector fact and 'CE SQLite migration' yet: they are left out by score "
+                "(decisions 0.48-0.51, level with the household ones; BLOCK 0.03)",
+            ),
+        ),
+        pytest.param(
+            "same-domain",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="the same six are missing, two decisions not even candidates (no word "
+                "of the input, outside the 60 nearest by meaning), and 18 other memories come in",
+            ),
+        ),
+    ],
+    indirect=True,
 )
-async def test_the_design_example_comes_out_as_the_design_shows_it(
-    example: tuple[set[str], dict[str, Any]],
-) -> None:
-    ids, built = example
+async def test_the_design_example_comes_out_as_the_design_shows_it(example: Example) -> None:
+    ids, built, among = example
     context = built["context"]
-    assert _section(context, "Relevant Past Decisions") == [
-        f'- {text} [success, {confidence:.2f}] — "{reason}"'
-        for text, reason, confidence in DECISIONS
-    ]
-    assert _section(context, "Active Constraints") == [
-        "- BLOCK: Don't add infrastructure without evaluating operational cost — learned from "
-        "over-engineering incidents",
-        "- WARN: Don't decide without at least 2 alternatives — architecture decisions need "
-        "comparison",
+    decisions = _section(context, "Relevant Past Decisions")
+    assert len(decisions) == len(DECISIONS), decisions
+    for text, reason, confidence in DECISIONS:
+        assert _one_line(text, reason, confidence) & set(decisions), text
+    assert sorted(_section(context, "Active Constraints")) == sorted(
+        f"- {action.upper()}: {pattern} — {reason}" for pattern, reason, action in SEED_CENSORS
+    )
+    assert _section(context, "Procedure: Architecture Decision")[1:] == [
+        f"- {pattern}" for pattern in PROCEDURE["core_patterns"]
     ]
     assert sorted(_section(context, "Known Information")) == sorted(f"- {f}" for f in FACTS)
     experience = "\n".join(_section(context, "Past Experience"))
+    assert "Newton storage architecture discussion (2h, with Tim)" in experience
     assert "CE SQLite migration (3h)" in experience
-    loaded = {item["memory_id"] for layer in built["layers"] for item in layer["items"]}
-    assert loaded == ids
+    assert _loaded(built) <= ids
+    assert not re.search(NOISE[among], context)
