@@ -52,6 +52,8 @@ class Rules:
                 settings.similarity_share,
                 settings.min_word_share,
                 settings.standout_sigmas,
+                settings.links.min_link,
+                settings.links.max_linked,
             ),
             settings.duplicate_similarity,
             settings.summary_share,

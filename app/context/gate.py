@@ -26,16 +26,28 @@ class Gate:
     # kind (and is at least half `min_similarity` similar): the one decision that speaks to
     # the input among fifty that do not.
     standout_sigmas: float = 3.0
+    # In when tied this strongly to a strong hit or the input by an anchor (`links.py`): the
+    # `max_linked` strongest ties of a build at most.
+    min_link: float = 0.45
+    max_linked: int = 3
 
 
 def admissions(ranked: Sequence[Scored], gate: Gate) -> list[Admission | None]:
     """For each candidate, why it may take a place (None: it may not): by meaning, by words, as
     the most similar of its kind or standing out among its kind, as the neighbour of a strong
-    hit, or from the period the input names; the first that holds."""
+    hit, from the period the input names, or tied to a strong hit by an anchor; the first that
+    holds."""
     best = max((s.components["semantic"] for s in ranked), default=0.0)
     floor = max(gate.min_similarity, best * gate.similarity_share)
     spread = _spread_by_kind(ranked)
-    return [_admission(scored, floor, spread[scored.candidate.kind], gate) for scored in ranked]
+    found = [_admission(scored, floor, spread[scored.candidate.kind], gate) for scored in ranked]
+    linked = sorted(
+        (i for i, why in enumerate(found) if why == "linked"),
+        key=lambda i: -ranked[i].components["link"],
+    )
+    for i in linked[gate.max_linked :]:
+        found[i] = None
+    return found
 
 
 def _admission(
@@ -60,6 +72,8 @@ def _admission(
         return "neighbour"
     if parts["period"] > 0:
         return "period"
+    if parts.get("link", 0.0) >= gate.min_link:
+        return "linked"
     return None
 
 

@@ -29,6 +29,7 @@ from app.context.types import (
     FrameChoice,
     Included,
     InputEmbedding,
+    Link,
     Scored,
     Tokens,
 )
@@ -41,7 +42,7 @@ LAYER_NAMES: dict[FlexibleKind, str] = {
 }
 _LEFT_OUT_SHOWN = 50
 # The score parts a censor has no use for.
-CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period")
+CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period", "link")
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,12 @@ def _score_parts(items: Sequence[Included]) -> list[dict[str, float]]:
     return [dict(zip(names, row, strict=True)) for row in np.round(values, 4).tolist()]
 
 
+def _link(link: Link | None) -> dict[str, object] | None:
+    if link is None:
+        return None
+    return {"anchor": link.anchor, "memory_id": link.via, "strength": round(link.strength, 4)}
+
+
 def _censor_items(assembly: Assembly) -> list[dict[str, object]]:
     """The censors shown, with what their relevance is made of."""
     return [
@@ -217,6 +224,7 @@ def _layers(built: Built) -> list[dict[str, object]]:
                     "score": i.scored.score,
                     "components": next(parts),
                     "reason": i.reason,
+                    "link": _link(i.scored.candidate.link),
                 }
                 for i in layer.items
             ],

@@ -14,6 +14,7 @@ import asyncio
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 import numpy as np
 import structlog
@@ -21,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.agents.service import get_agent
-from app.context import conversation, learnings, metrics, premises
+from app.context import conversation, learnings, links, metrics, premises
 from app.context.budget import flexible_pool, flexible_shares, neighbours, plan_budget
 from app.context.calibration import calibrate
 from app.context.clock import Clock
@@ -47,6 +48,7 @@ from app.context.trim import within_budget
 from app.context.types import (
     FLEXIBLE_KINDS,
     Censor,
+    Frame,
     FrameChoice,
     InputEmbedding,
     Scored,
@@ -206,6 +208,8 @@ async def build(
         candidates, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
     )
     clock.lap("rank")
+    ranked = await linked(engine, search, gathered, request.input, ranked, choice.frame, now)
+    clock.lap("links")
     checked = await premises.check(session, settings, gathered.spec, request.input, ranked)
     clock.lap("premises")
     censors = choose_censors(gathered.standing.censors, vector, gathered.words.terms, choice.frame)
@@ -257,6 +261,33 @@ async def build(
     metrics.observe_build(response, assembly, first=not engine.served_first_build)
     engine.served_first_build = True
     return Build(response, built.item_ids())
+
+
+async def linked(
+    engine: ContextEngine,
+    search: SearchRepository,
+    gathered: Gathered,
+    text: str,
+    ranked: list[Scored],
+    frame: Frame,
+    now: datetime,
+) -> list[Scored]:
+    """The candidates ranked again with what is tied to the strongest hits or the input by
+    an anchor they share (`links.py`); as they were when nothing is."""
+    settings = engine.settings
+    spread = links.seeds(
+        ranked, Rules.of(settings).gate, engine.providers.anchors.find(text), settings.links
+    )
+    known = [scored.candidate.memory_id for scored in ranked]
+    vector = gathered.embedding.vector
+    found = await search.linked(gathered.spec, spread, known, vector, settings.links)
+    if second := links.next_hop(found, settings.links):
+        known += [memory_id for memory_id, _link, new in found if new is not None]
+        found += await search.linked(gathered.spec, second, known, vector, settings.links)
+    if not found:
+        return ranked
+    candidates = links.attach([scored.candidate for scored in ranked], found)
+    return rank(candidates, frame, now, settings.weights, settings.half_life_days, gathered.period)
 
 
 def _fixed_content(

@@ -69,6 +69,8 @@ def rank(
             else 0.0,
             # 1 when it happened in the day or month the input names.
             "period": 1.0 if period is not None and candidate.occurred_at in period else 0.0,
+            # Tied to a strong hit or the input by an anchor they share (`app.context.links`).
+            "link": candidate.link.strength if candidate.link is not None else 0.0,
             # Retention's share of the score (`app.retention.policy`): a fact never confirmed
             # nor referenced for long ranks lower, its data kept.
             "retention": candidate.rank_factor,
@@ -83,6 +85,7 @@ def rank(
             + weights.confidence * components["confidence"]
             + weights.adjacency * components["adjacency"]
             + weights.period * components["period"]
+            + weights.link * components["link"]
         )
         scored.append(Scored(candidate, round(score, 6), components))
     # Ties go by what the memories say, not by their random ids: the same data, input and

@@ -122,6 +122,10 @@ class ScoreParts(BaseModel):
     confidence: float
     adjacency: float
     period: float = 0.0  # 1 when the memory is from the day or month the input names
+    link: float = Field(
+        default=0.0,
+        description="How strongly an anchor it shares ties it to a strong hit or the input.",
+    )
     retention: float = Field(
         default=1.0,
         description="The share of its score retention leaves it: below 1 for a fact never "
@@ -143,9 +147,23 @@ class ContextItem(BaseModel):
         description="Why it is in: `meaning` (at least half as similar as the build's most "
         "similar memory), `words` (more than half the best word match), `kind_best` (the most "
         "similar of its kind), `standout` (far above the others of its kind), `neighbour` (next "
-        "to a strong hit on the timeline), `period` (from the day or month the input names); "
+        "to a strong hit on the timeline), `period` (from the day or month the input names), "
+        "`linked` (shares a name or rare term with a strong hit or the input: see `link`); "
         "a censor: `trigger` (the input holds its trigger) or `relevant`."
     )
+    link: "LinkRead | None" = Field(
+        default=None, description="What ties it to a strong hit or the input, when anything."
+    )
+
+
+class LinkRead(BaseModel):
+    """The anchor a memory shares with a strong hit of the build (or with its input)."""
+
+    anchor: str = Field(description="The name or rare term they share, lower case.")
+    memory_id: uuid.UUID | None = Field(
+        description="The hit it came through; null when the input itself names the anchor."
+    )
+    strength: float
 
 
 class LayerRead(BaseModel):

@@ -17,6 +17,8 @@ from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.corpus import CorpusStats
+from app.context.link_sql import linked
+from app.context.links import Seeds
 from app.context.search_sql import (
     FREQUENCIES,
     MAX_TERMS,
@@ -27,7 +29,8 @@ from app.context.search_sql import (
     word_matches,
 )
 from app.context.search_sql import params as sql_params
-from app.context.types import Candidate, Vector
+from app.context.types import Candidate, Link, Vector
+from app.core.config import LinkSettings
 from app.memories.models import Memory
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -118,6 +121,35 @@ class SearchRepository:
             rows = await self.session.execute(*statement)
             found.merge([(hit, parent, tuple(memory)) for hit, parent, *memory in rows])
         return _candidates(found, vector)
+
+    async def linked(
+        self,
+        spec: SearchSpec,
+        seeds: Seeds,
+        known: Sequence[uuid.UUID],
+        vector: Vector | None,
+        settings: LinkSettings,
+    ) -> list[tuple[uuid.UUID, Link, Candidate | None]]:
+        """The memories tied to the seeds by an anchor (`link_sql.py`), strongest first, each
+        with its link and, when not among the `known` candidates, as a new candidate."""
+        if not seeds:
+            return []
+        bound = sql_params(spec) | {
+            "seeds": [memory_id for memory_id, _strength in seeds.hits],
+            "strengths": [strength for _memory_id, strength in seeds.hits],
+            "input_strength": settings.input_strength,
+            "input_anchors": seeds.input_anchors,
+            "max_memories": settings.max_anchor_memories,
+            "limit": settings.limit,
+            "known": list(known),
+        }
+        rows = (await self.session.execute(linked(spec), bound)).all()
+        fresh = [tuple(row[4:]) for row in rows if row[4] is not None]
+        made = iter(_candidates(_Merged(fresh, [0.0] * len(fresh), []), vector))
+        return [
+            (row[0], Link(float(row[1]), row[2], row[3]), next(made) if row[4] else None)
+            for row in rows
+        ]
 
 
 class _Merged:

@@ -14,8 +14,9 @@ Detail = Literal["summary", "excerpt", "micro"]
 Vector = NDArray[np.float32]
 LeftOutReason = Literal["budget", "score", "duplicate"]
 # Why a memory may take a place: similar enough, its words, the best or a stand-out of its kind,
-# the neighbour of a strong hit, or from the period the input names.
-Admission = Literal["meaning", "words", "kind_best", "standout", "neighbour", "period"]
+# the neighbour of a strong hit, from the period the input names, or linked to a strong hit (or
+# the input) by an anchor they share.
+Admission = Literal["meaning", "words", "kind_best", "standout", "neighbour", "period", "linked"]
 
 
 class Tokens(Protocol):
@@ -65,7 +66,7 @@ class Calibration:
 
 # Candidates and their scores are made by the hundred in every build, so they are not frozen:
 # a frozen dataclass sets each field through object.__setattr__ (3.3 µs for a Candidate, 1.1 as
-# it is). Nothing changes them after they are made.
+# it is). Nothing changes them after they are made but a candidate's `link` (`links.attach`).
 @dataclass(slots=True)
 class Candidate:
     """A memory found by the search, with what ranking and rendering need."""
@@ -89,6 +90,17 @@ class Candidate:
     # The passages of its full text around the input's words, when its summary holds none.
     excerpt: str | None = None
     rank_factor: float = 1.0  # retention's: below 1 for a fact stale for long
+    link: "Link | None" = None  # tied to a strong hit or the input by an anchor they share
+
+
+@dataclass(frozen=True, order=True)
+class Link:
+    """How strongly a memory is tied to a build's strongest hits (or its input), and by what:
+    the anchor of the strongest tie and the hit it came through (None: the input)."""
+
+    strength: float
+    anchor: str
+    via: uuid.UUID | None
 
 
 @dataclass(slots=True)

@@ -151,6 +151,7 @@ class RankingWeights(BaseModel):
     lexical: float = Field(default=0.25, ge=0)
     adjacency: float = Field(default=0.20, ge=0)
     period: float = Field(default=0.15, ge=0)  # a day or month the input names
+    link: float = Field(default=0.20, ge=0)  # shares an anchor with a strong hit or the input
 
 
 def window_error(
@@ -254,6 +255,29 @@ class EffortSettings(BaseModel):
     search_min_similarity: float = Field(default=0.45, ge=0, le=1)
 
 
+class LinkSettings(BaseModel):
+    """Associative recall (`app.context.links`): the memories that share a name or a rare
+    term (an anchor) with a build's strongest hits, or with its input, come in as candidates."""
+
+    # The strongest admitted hits whose anchors spread; 0: no associative recall.
+    seeds: int = Field(default=5, ge=0, le=50)
+    # How strongly the input's own anchors spread (the strongest hit's is 1).
+    input_strength: float = Field(default=0.5, ge=0, le=1)
+    # A memory is in by a link at least this strong: its hit's similarity to the input as a
+    # share of the most similar hit's, over the square root of how many other memories hold
+    # the anchor (a name the hit shares with one other memory ties it fully); the strongest
+    # `max_linked` of a build at most.
+    min_link: float = Field(default=0.45, ge=0, le=1)
+    max_linked: int = Field(default=3, ge=0, le=50)
+    # An anchor in more of the agent's memories than this ties nothing together.
+    max_anchor_memories: int = Field(default=8, ge=2, le=1000)
+    # At most this many linked memories are read in a build, at each hop.
+    limit: int = Field(default=5, ge=1, le=500)
+    # The ties of a second hop start from the memories the first tied in, this much weaker.
+    hops: int = Field(default=2, ge=1, le=2)
+    hop_decay: float = Field(default=0.5, ge=0, le=1)
+
+
 class ContextSettings(BaseModel):
     """Context assembly: budgets, search sizes, ranking weights and refresh triggers."""
 
@@ -298,6 +322,7 @@ class ContextSettings(BaseModel):
     premise_support_similarity: float = Field(default=0.6, ge=0, le=1.01)
     summaries: SummarySettings = SummarySettings()
     efforts: EffortSettings = EffortSettings()
+    links: LinkSettings = LinkSettings()
 
 
 class ToolSettings(BaseModel):

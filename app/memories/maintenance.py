@@ -128,6 +128,7 @@ async def _rerender_batch(
             continue
         changed.append(memory)
         memory.micro, memory.full_text = rendered.micro, rendered.full
+        memory.anchors = list(rendered.anchors)
         if not keep_llm:
             memory.summary, memory.summary_source = rendered.summary, rendered.summary_source
         else:  # the LLM summary's own counts, by encoding

@@ -20,7 +20,7 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
@@ -58,6 +58,14 @@ class Memory(Base):
             "ix_memory_agent_search",
             "agent_id",
             "search_document",
+            postgresql_using="gin",
+            postgresql_with={"fastupdate": "off"},
+        ),
+        # The memories that share an anchor with a build's strongest hits (`app.context.links`).
+        Index(
+            "ix_memory_agent_anchors",
+            "agent_id",
+            "anchors",
             postgresql_using="gin",
             postgresql_with={"fastupdate": "off"},
         ),
@@ -99,6 +107,10 @@ class Memory(Base):
     embedding: Mapped[Embedding | None] = mapped_column(VectorType())
     embedding_model: Mapped[str | None] = mapped_column(String(200))
     embedded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Its names and rare terms, lower case (`app.providers.anchors`): what ties it to others.
+    anchors: Mapped[list[str]] = mapped_column(
+        ARRAY(Text), default=list, server_default=text("'{}'::text[]")
+    )
     search_document: Mapped[str] = mapped_column(
         TSVECTOR, Computed("to_tsvector('english'::regconfig, full_text)", persisted=True)
     )

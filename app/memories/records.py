@@ -1,8 +1,9 @@
 """From a written memory to its stored row: its own fields with its kind's counters, its three
-representations and their token counts in every encoding."""
+representations and their token counts in every encoding, and its anchors."""
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from pydantic import JsonValue
@@ -50,6 +51,7 @@ def render_all(
     results = []
     for kind, fields in memories:
         rendered = render(kind, fields, providers.tokens, providers.extractive)
+        rendered = replace(rendered, anchors=tuple(providers.anchors.find(rendered.full)))
         results.append((rendered, _token_counts(rendered, providers)))
     return results
 
@@ -83,6 +85,7 @@ def new_memory(
         micro=rendered.micro,
         summary=rendered.summary,
         full_text=rendered.full,
+        anchors=list(rendered.anchors),
         summary_source=rendered.summary_source,
         token_counts=counts,
         confidence=getattr(item, "confidence", None),

@@ -26,6 +26,7 @@ class Rendered:
     full: str
     summary_source: SummarySource
     wants_llm_summary: bool
+    anchors: tuple[str, ...] = ()  # of the full text (`app.providers.anchors`), by `render_all`
 
 
 def _text(fields: Fields, key: str) -> str:

@@ -274,6 +274,7 @@ async def _rerender(session: AsyncSession, ctx: MemoryContext, memory: Memory) -
     full_changed = result.full != memory.full_text
     memory.micro, memory.summary, memory.full_text = result.micro, result.summary, result.full
     memory.summary_source, memory.token_counts = result.summary_source, counts
+    memory.anchors = list(result.anchors)
     await enqueue_jobs(
         session,
         ctx,

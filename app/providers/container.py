@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from app.core.config import Settings
+from app.providers.anchors import AnchorFinder, build_anchor_finder
 from app.providers.breaker import CircuitBreaker
 from app.providers.embeddings import Embedder, GuardedEmbedder, build_embedder
 from app.providers.summarizer import ExtractiveSummarizer, GuardedSummarizer, build_llm_summarizer
@@ -11,10 +12,11 @@ from app.providers.tokenizer import TokenCounter
 
 @dataclass(frozen=True)
 class Providers:
-    """Tokenizer, summarizers and embedder."""
+    """Tokenizer, summarizers, anchor finder and embedder."""
 
     tokens: TokenCounter
     extractive: ExtractiveSummarizer
+    anchors: AnchorFinder
     embedder: GuardedEmbedder
     llm: GuardedSummarizer | None
 
@@ -32,6 +34,7 @@ def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> 
     return Providers(
         tokens=tokens,
         extractive=ExtractiveSummarizer(tokens),
+        anchors=build_anchor_finder(),
         embedder=GuardedEmbedder(
             embedder or build_embedder(settings.embeddings, settings.api.workers),
             CircuitBreaker("embeddings", settings.breaker),

@@ -80,10 +80,11 @@ async def test_redis_question_gets_the_seed_context(
         "adjacency",
         "period",
         "retention",
+        "link",
     }
     reasons = {i["kind"]: i["reason"] for layer in result["layers"] for i in layer["items"]}
     assert reasons["censor"] == "relevant"  # an agent with two censors sees both
-    assert reasons["decision"] in {"meaning", "words", "kind_best", "standout"}
+    assert reasons["decision"] in {"meaning", "words", "kind_best", "standout", "linked"}
     assert set(result["timings_ms"]) >= {
         "embed",
         "frame",

@@ -67,7 +67,12 @@ async def test_lessons_and_procedures_come_as_past_learnings_with_a_session(
     assert newton["procedure"] in ids
     assert {item["kind"] for item in learned["items"]} == {"decision", "procedure"}
     # Let in by the same gate as the layers, and saying why.
-    assert {item["reason"] for item in learned["items"]} <= {"meaning", "words", "kind_best"}
+    assert {item["reason"] for item in learned["items"]} <= {
+        "meaning",
+        "words",
+        "kind_best",
+        "linked",
+    }
     scores = [item["score"] for item in learned["items"]]
     assert scores == sorted(scores, reverse=True)  # most relevant first
     # The section after the memory layers, the lesson with its outcome's notes.

@@ -280,15 +280,18 @@ class ContextItem(BaseModel):
     score: float
     components: ScoreParts
     reason: (
-        Literal["meaning", "words", "kind_best", "standout", "neighbour", "period"]
+        Literal["meaning", "words", "kind_best", "standout", "neighbour", "period", "linked"]
         | Literal["trigger", "relevant"]
     )
     """Why it is in: `meaning` (at least half as similar as the build's most similar memory),
     `words` (more than half the best word match), `kind_best` (the most similar of its
     kind), `standout` (far above the others of its kind), `neighbour` (next to a strong
-    hit on the timeline), `period` (from the day or month the input names); a censor:
+    hit on the timeline), `period` (from the day or month the input names), `linked`
+    (shares a name or rare term with a strong hit or the input: see `link`); a censor:
     `trigger` (the input holds its trigger) or `relevant`.
     """
+    link: LinkRead | None = None
+    """What ties it to a strong hit or the input, when anything."""
 
 
 class ContextRefreshRequest(BaseModel):
@@ -721,6 +724,18 @@ class LeftOut(BaseModel):
     kind: Literal["decision", "fact", "procedure", "episode"] | Literal["censor"]
     reason: Literal["budget", "score", "duplicate"]
     score: float
+
+
+class LinkRead(BaseModel):
+    """The anchor a memory shares with a strong hit of the build (or with its input)."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    anchor: str
+    """The name or rare term they share, lower case."""
+    memory_id: str | None
+    """The hit it came through; null when the input itself names the anchor."""
+    strength: float
 
 
 class MarkPending(BaseModel):
@@ -1266,6 +1281,8 @@ class ScoreParts(BaseModel):
     confidence: float
     adjacency: float
     period: float = 0.0
+    link: float = 0.0
+    """How strongly an anchor it shares ties it to a strong hit or the input."""
     retention: float = 1.0
     """The share of its score retention leaves it: below 1 for a fact never confirmed nor
     referenced for long (CE_RETENTION__FACT_STALE_FACTOR).
