@@ -29,11 +29,12 @@ class Counts:
     flagged: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
     # Of each flagged question, the highest similarity to it of a memory in its context: a
-    # lower CE_CONTEXT__PREMISE_SUPPORT_SIMILARITY would have let that memory bear it out.
+    # lower CE_CONTEXT__PREMISE_SUPPORT_SIMILARITY might have let that memory bear it out (only
+    # if it says the premise's event, which the benchmark does not see: a lower bound).
     closest: list[float] = field(default_factory=list)
 
     def flagged_under(self, similarity: float) -> int:
-        """The questions still flagged were the support similarity `similarity`."""
+        """The questions still flagged were the support similarity `similarity`, at least."""
         return sum(1 for closest in self.closest if closest < similarity)
 
 

@@ -5,9 +5,11 @@ search found already, by their words (forms and the other words of an event,
 `premise_words.py`) and their similarity to the input. A premise is
 
 - supported, when a memory about its subject says its event and every word of the event is in
-  some memory found (or a memory is at least `CE_CONTEXT__PREMISE_SUPPORT_SIMILARITY` similar
-  to the input: a paraphrase, "a talk at the school" for "a speech at the school"): nothing is
-  said;
+  some memory found, or a memory that says its event is at least
+  `CE_CONTEXT__PREMISE_SUPPORT_SIMILARITY` similar to the input (a paraphrase: "a talk at the
+  school" for "a speech at the school"; of a premise about "we", the memory must hold its verb,
+  "we migrated to Postgres" for "we moved to Postgres"): nothing is said. Similarity alone bears
+  out nothing: "We use Redis" is close to "Since Redis was deprecated, …";
 - contradicted, when the memories that say it say it did not happen ("never crashed"), or
   when the only fact that says it is one the search leaves out: invalidated or superseded
   (read by one statement, only for a premise the search did not bear out);
@@ -85,6 +87,15 @@ def _says(premise: Premise, words: frozenset[str]) -> bool:
     return held >= (1 if count <= 2 else 2 if count <= 6 else 3)
 
 
+def _names_event(premise: Premise, words: frozenset[str]) -> bool:
+    """Whether a memory close to the input says what happened in the premise: it says its
+    event, or of a premise about "we" (which every memory is about, so the event's other words
+    are only what it is about: "we moved to Postgres"), holds its verb in any form."""
+    if premise.personal and premise.head:
+        return bool(concept(premise.head) & words)
+    return _says(premise, words)
+
+
 def _denies(premise: Premise, raw: Sequence[str], words: Sequence[str]) -> bool:
     """A negation word just before the event's first word: "the cluster has never crashed"
     (`raw`: the memory's words as written, `words`: their stems)."""
@@ -123,7 +134,6 @@ def judge(premise: Premise, ranked: Sequence[Scored], similar: float) -> Flagged
     about, saying, close, heard = [], [], False, []
     for scored in ranked[:CHECKED]:
         candidate = scored.candidate
-        close = close or (candidate.semantic or 0.0) >= similar
         text = candidate.summary if candidate.micro in candidate.summary else candidate.micro
         if text is not candidate.summary:
             text = f"{text}\n{candidate.summary}"
@@ -131,9 +141,16 @@ def judge(premise: Premise, ranked: Sequence[Scored], similar: float) -> Flagged
         heard.append(words)
         if _about(premise, words):
             about.append(candidate.memory_id)
-            if _says(premise, words):
+            says = _says(premise, words)
+            # Close in meaning stands in for the event's other words, never for what happened:
+            # "We use Redis" is close to "Since Redis was deprecated, …" and records no
+            # deprecation.
+            near = (candidate.semantic or 0.0) >= similar and _names_event(premise, words)
+            if says or near:
                 denied = _denies(premise, raw, said)
-                saying.append((candidate.memory_id, denied, candidate.summary))
+                close = close or (near and not denied)
+                if says:
+                    saying.append((candidate.memory_id, denied, candidate.summary))
     if saying and all(denied for _id, denied, _text in saying):
         line = (
             f"Note: memory says otherwise of the premise {_said(premise)}: {_quoted(saying[0][2])}"

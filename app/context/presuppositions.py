@@ -3,14 +3,25 @@ crash?" rests on "the Kafka cluster crashed". Pure.
 
 The forms: a question "why / when / how / where + did (does, has, was …) + subject + event",
 a clause "after / since / before / because + subject + past verb", and a definite description
-with an event noun, "the crash of the Kafka cluster", "the Kafka outage". Each premise keeps
-its subject's words (what memories must be about) and its event's words (what they must say).
+with an event noun, "the crash of the Kafka cluster", "the Kafka outage". A question whose verb
+says only that its subject took place ("How did the crash of the Kafka cluster happen?", "When
+did the Kafka outage begin?") rests on that subject, an event named by a noun phrase. Each
+premise keeps its subject's words (what memories must be about) and its event's words (what
+they must say).
 """
 
 import re
 from dataclasses import dataclass
 
-from app.context.premise_words import IRREGULAR, STOP, content_words, past_tense
+from app.context.premise_words import (
+    GENERIC,
+    IRREGULAR,
+    STOP,
+    TIME,
+    content_words,
+    past_tense,
+    stem,
+)
 
 MAX_PREMISES = 3
 _QUESTION = re.compile(
@@ -41,6 +52,18 @@ _ADVERBS = frozenset({"first", "last", "ever", "actually", "really", "finally", 
                       "always", "usually", "eventually", "suddenly", "once"})  # fmt: skip
 _STATES = frozenset({"down", "offline", "broken", "slow", "unavailable", "late", "lost",
                      "fired", "sick", "closed", "cancelled", "canceled"})  # fmt: skip
+# Verbs that say only that their subject took place: the subject is an event ("the fight
+# between Tim and John happened"), and the question rests on it.
+_OCCUR = frozenset(stem(verb) for verb in ("happen", "occur", "unfold", "arise", "transpire"))
+_OCCUR_PHRASES = frozenset(
+    (stem(verb), stem(word)) for verb, word in (("take", "place"), ("come", "about"))
+)
+# Verbs said of an event's course and of things alike ("the migration began", "the server
+# started"): the subject is the premise only when its head is an event noun.
+_PHASES = frozenset(stem(verb) for verb in ("start", "begin", "end", "finish", "stop"))
+# Where a noun phrase's head ends and the words of whose event it is begin.
+_PREPOSITIONS = frozenset({"of", "to", "in", "at", "on", "between", "with", "from", "for", "by",
+                           "during", "against", "over"})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,6 +76,9 @@ class Premise:
     event: tuple[str, ...]
     names: tuple[str, ...] = ()  # the subject's proper names: a memory about it holds them
     clause: bool = True
+    # The word that says what happened, the verb or the event noun ("crashed", "outage"): the
+    # event's first word, unless its verb says nothing ("went to the support group": none).
+    head: str = ""
 
     @property
     def personal(self) -> bool:
@@ -75,6 +101,10 @@ def _subject_end(words: list[str], participle: bool) -> int:
         ):
             end += 1
         return end
+    for end in range(1, len(words)):  # "the fight between Tim and John | start"
+        kind = _occurrence(words[end], words[end + 1 :])
+        if kind is not None and words[end - 1].lower() not in _DETERMINERS | {"of"}:
+            return end
     for end in range(1, len(words)):
         word, before = words[end].lower(), words[end - 1].lower()
         if word == "of" or before in _DETERMINERS or before == "of":
@@ -82,7 +112,7 @@ def _subject_end(words: list[str], participle: bool) -> int:
         if participle:
             if word.endswith(_PARTICIPLE_END) or word in IRREGULAR or word in _STATES:
                 return end
-        elif end + 1 == len(words) or words[end + 1].lower() in STOP - {"of"}:
+        elif end + 1 == len(words) or words[end + 1].lower() in (STOP - {"of"}) | TIME:
             return end
     return len(words) - 1
 
@@ -101,6 +131,11 @@ def _question(asked: str, auxiliary: str, rest: str) -> Premise | None:
     if words[end].lower() in _ADVERBS and end + 1 < len(words):
         adverb, end = [words[end]], end + 1  # "When did Joanna first watch …"
     verb, tail = words[end], words[end + 1 :]
+    if (occurs := _occurrence(verb, tail)) is not None:
+        # "How did the crash of the Kafka cluster happen?": the crash of the Kafka cluster
+        event = _event_phrase(subject, any_head=occurs)
+        if event is not None or occurs:
+            return event
     if aux == "did":
         said = [*subject, *adverb, past_tense(verb), *tail]
     elif aux == "does":
@@ -115,6 +150,33 @@ def _question(asked: str, auxiliary: str, rest: str) -> Premise | None:
     else:
         said = [*subject, aux, *adverb, verb, *tail]
     return _premise(" ".join(said), subject, [verb, *tail])
+
+
+def _occurrence(verb: str, tail: list[str]) -> bool | None:
+    """Whether the verb says only that its subject took place (True: "happen", "take place"),
+    or that its course began or ended (False: "start", "end"), with nothing after it but time
+    words; None otherwise ("When did Caroline start the painting class?")."""
+    rest = [word.lower() for word in tail]
+    if rest and (stem(verb), stem(rest[0])) in _OCCUR_PHRASES:
+        occurs: bool | None = True
+        rest = rest[1:]
+    else:
+        occurs = True if stem(verb) in _OCCUR else False if stem(verb) in _PHASES else None
+    return None if content_words(" ".join(rest)) else occurs
+
+
+def _event_phrase(words: list[str], any_head: bool) -> Premise | None:
+    """A noun phrase that names an event, as the premise: its head noun is the event, the other
+    words say whose ("the crash of the Kafka cluster", "the Kafka outage", "Caroline's
+    adoption"). Unless `any_head`, only an event noun is a head."""
+    cut = next((i for i, word in enumerate(words) if word.lower() in _PREPOSITIONS), len(words))
+    head = [word for word in words[:cut] if word.lower() not in _DETERMINERS]
+    if not head or not (any_head or re.fullmatch(EVENT_NOUNS, head[-1].lower())):
+        return None
+    subject = [*head[:-1], *words[cut + 1 :]]
+    if not content_words(" ".join(subject)):
+        return None  # "the outage": which one, the words do not say
+    return _premise(" ".join(words), subject, [head[-1]], clause=False)
 
 
 def _clause(rest: str) -> Premise | None:
@@ -140,10 +202,17 @@ def _description(match: re.Match[str]) -> Premise | None:
     modifiers = (match.group(1) or "").split()
     while any(word.lower() in STOP for word in modifiers):
         modifiers = modifiers[1:]  # "the team after the outage": the team is not the outage's
-    subject = [*modifiers, *(match.group(3) or "").split()]
+    whose, text = (match.group(3) or "").split(), match.group(0)
+    for at, word in enumerate(whose):
+        # "the crash of the Kafka cluster | happen", "… | last week": the next words' own
+        if at and (word.lower() in STOP | GENERIC | TIME or stem(word) in _OCCUR):
+            whose = whose[:at]
+            text = match.string[match.start() : match.start(3)] + " ".join(whose)
+            break
+    subject = [*modifiers, *whose]
     if not content_words(" ".join(subject)):
         return None  # "the outage": which one, the words do not say
-    return _premise(match.group(0), subject, [match.group(2)], clause=False)
+    return _premise(text, subject, [match.group(2)], clause=False)
 
 
 def _premise(
@@ -158,7 +227,9 @@ def _premise(
         for w in subject
         if w[0].isupper() and w.lower() not in PRONOUNS | _DETERMINERS
     )
-    return Premise(" ".join(text.split()), subject_words, event_words, names, clause)
+    lead = content_words(event[0])
+    head = event_words[0] if lead and lead[0] == event_words[0] else ""
+    return Premise(" ".join(text.split()), subject_words, event_words, names, clause, head)
 
 
 def _in_sentence(sentence: str) -> list[Premise]:

@@ -84,8 +84,8 @@ class SearchSpec:
 @dataclass(frozen=True)
 class Neighbours:
     """The episodes just before and after the strongest episode hits come along: of this many
-    hits (a bigger budget has room for more), this many on each side, happened at most `gap`
-    before or after the hit; 0: none."""
+    hits (a bigger budget has room for more), this many on each side, happened while the hit
+    lasted or at most `gap` before or after it; 0: none."""
 
     hits: int = 0
     window: int = 0
@@ -161,14 +161,22 @@ def word_matches(spec: SearchSpec) -> TextualSelect:
     return text(sql).columns(embedding=VectorType())
 
 
-# The episodes next to one strong hit `s`, before and after it on the agent's timeline, within
-# :gap of it: parts of the same conversation or session, not whatever happened the week before.
+# The episodes next to one strong hit `s`, before and after it on the agent's timeline, while
+# it lasted (from its start to its end) or within :gap of it: parts of the same conversation or
+# session, not whatever happened the week before. Only episodes whose writer said when they
+# happened (`dated`): the time of writing says nothing of what happened together, and a batch
+# of notes from months apart is written in one minute.
 _SIDE = (
     "(SELECT m.id FROM memory m WHERE m.agent_id = s.agent_id AND m.kind = 'episode' "
-    "AND (m.occurred_at, m.seq) {op} (s.occurred_at, s.seq) "
+    "AND m.dated AND (m.occurred_at, m.seq) {op} (s.occurred_at, s.seq) "
     "AND m.occurred_at BETWEEN s.occurred_at - CAST(:gap AS interval) "
-    "AND s.occurred_at + CAST(:gap AS interval) "
+    "AND s.ended_at + CAST(:gap AS interval) "
     "ORDER BY m.occurred_at {dir}, m.seq {dir} LIMIT :window)"
+)
+# When a hit ended: its ended_at, as written, when it has one after its start.
+_ENDED = (
+    "GREATEST(s.occurred_at, COALESCE(CAST(s.fields->>'ended_at' AS timestamptz), "
+    "s.occurred_at)) AS ended_at"
 )
 
 
@@ -196,13 +204,14 @@ def _hits(spec: SearchSpec, vector: Vector | None) -> list[str]:
 
 
 def _strong_episodes(vector: Vector | None) -> str:
-    """The strongest episode hits: similarity plus the words' share of the best word match."""
+    """The strongest episode hits whose writer said when they happened: similarity plus the
+    words' share of the best word match."""
     similarity = "COALESCE(1 - (s.embedding <=> :q), 0)" if vector is not None else "0"
     return (
-        "strong AS (SELECT s.id, s.agent_id, s.occurred_at, s.seq FROM "
+        f"strong AS (SELECT s.id, s.agent_id, s.occurred_at, s.seq, {_ENDED} FROM "
         "(SELECT id FROM hits UNION SELECT unnest(:episodes)) f JOIN memory s ON s.id = f.id "
         "LEFT JOIN unnest(:episodes, CAST(:episode_lexical AS float8[])) AS w(id, lexical) "
-        f"ON w.id = s.id WHERE s.kind = 'episode' ORDER BY {similarity} "
+        f"ON w.id = s.id WHERE s.kind = 'episode' AND s.dated ORDER BY {similarity} "
         "+ COALESCE(w.lexical, 0) / :top_lexical DESC, s.id LIMIT :neighbour_hits)"
     )
 

@@ -291,7 +291,8 @@ class ContextSettings(BaseModel):
     neighbour_hits: int = Field(default=5, ge=0, le=50)
     neighbour_hits_max: int = Field(default=20, ge=0, le=50)
     neighbour_window: int = Field(default=2, ge=0, le=10)
-    # Neighbours are parts of the hit's own conversation: at most this long before or after it.
+    # Neighbours are parts of the hit's own conversation: while it lasted, or at most this long
+    # before or after it.
     neighbour_gap_minutes: float = Field(default=30.0, gt=0)
     # The relevance gate (`app.context.gate`): a memory is in by its meaning when at least
     # `similarity_share` as similar as the build's best and `min_similarity`; by its words when
@@ -318,7 +319,8 @@ class ContextSettings(BaseModel):
     # The premise check (`app.context.premises`): what the input takes for granted, held
     # against the memories found; a premise they do not bear out is in the manifest and noted.
     premise_check: bool = True
-    # A memory at least this similar to the input bears out its premises, whatever its words.
+    # A memory at least this similar to the input that says a premise's event bears it out,
+    # whatever its other words.
     premise_support_similarity: float = Field(default=0.6, ge=0, le=1.01)
     summaries: SummarySettings = SummarySettings()
     efforts: EffortSettings = EffortSettings()

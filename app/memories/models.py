@@ -6,6 +6,7 @@ from datetime import datetime
 from pydantic import JsonValue
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     Computed,
     DateTime,
@@ -100,6 +101,10 @@ class Memory(Base):
     source: Mapped[str | None] = mapped_column(String(200))
     meta: Mapped[dict[str, JsonValue]] = mapped_column("metadata", JSONB, default=dict)
     occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Whether the writer said when it happened (occurred_at, an episode's started_at or
+    # ended_at); if not, occurred_at is only when it was written, and says nothing of what
+    # happened near it: an import of a month of notes is written in a minute.
+    dated: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()

@@ -74,7 +74,9 @@ def new_memory(
     now: datetime,
 ) -> Memory:
     """The row of one written memory, in its kind's first state."""
-    started = item.started_at if isinstance(item, EpisodeCreate) else None
+    when = item.occurred_at
+    if when is None and isinstance(item, EpisodeCreate):
+        when = item.started_at or item.ended_at  # by its end it had happened
     return Memory(
         id=uuid.uuid4(),
         tenant_id=tenant_id,
@@ -92,5 +94,6 @@ def new_memory(
         outcome=getattr(item, "outcome", None),
         source=item.source,
         meta=item.metadata,
-        occurred_at=item.occurred_at or started or now,
+        occurred_at=when or now,
+        dated=when is not None,
     )

@@ -44,7 +44,9 @@ class _MemoryCreateBase(RequestBody):
     )
     metadata: Metadata = Field(default_factory=dict)
     occurred_at: Timestamp | None = Field(
-        default=None, description="When it happened; defaults to the time of writing."
+        default=None,
+        description="When it happened; an episode's defaults to its started_at, else its "
+        "ended_at; else the time of writing.",
     )
 
 

@@ -95,6 +95,50 @@ async def test_a_premise_resting_on_a_retired_fact_is_contradicted(
     assert "Kafka cluster crashed on Monday" in premise["note"]
 
 
+CACHING = [
+    "We use Redis for caching API responses in Newton.",
+    "The Redis instance runs next to the API servers.",
+]
+MOVED = "We moved the storage from SQLite to Postgres in March."
+
+
+async def test_a_close_memory_that_records_no_deprecation_does_not_bear_it_out(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    ids = await agent_with(client, tenancy, worker, *CACHING, *OTHER)
+    question = "Since Redis was deprecated, what do we use for caching?"
+    result = await build(client, tenancy, question)
+    assert max(i["components"]["semantic"] for i in items(result)) >= 0.6  # close, yet silent
+    (premise,) = result["premises"]
+    assert (premise["text"], premise["status"]) == ("Redis was deprecated", "unsupported")
+    assert set(premise["memory_ids"]) == {ids[text] for text in CACHING}
+    assert result["context"].endswith("\n\nNote: no memory records that Redis was deprecated.")
+
+
+async def test_a_recorded_move_bears_out_the_premise_it_was_made(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    await agent_with(client, tenancy, worker, *CACHING, MOVED)
+    result = await build(client, tenancy, "Since we moved to Postgres, what do we use for caching?")
+    assert result["premises"] == []
+
+
+async def test_how_an_event_happened_is_checked_as_the_event(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    await agent_with(client, tenancy, worker, *CLUSTER)
+    question = "How did the crash of the Kafka cluster happen?"
+    (premise,) = (await build(client, tenancy, question))["premises"]
+    assert premise["text"] == "the crash of the Kafka cluster"
+    assert premise["note"] == "Note: no memory records the crash of the Kafka cluster."
+    await agent_with(client, tenancy, worker, CRASH)
+    assert (await build(client, tenancy, question))["premises"] == []
+
+
+def items(result: dict[str, Any]) -> list[dict[str, Any]]:
+    return [item for layer in result["layers"] for item in layer["items"]]
+
+
 async def test_a_question_without_a_presupposition_flags_nothing(
     client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
 ) -> None:

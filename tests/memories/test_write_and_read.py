@@ -74,6 +74,21 @@ async def test_episode_happened_when_it_started(
     assert memory["provenance"]["occurred_at"] == "2026-01-02T10:00:00Z"
 
 
+async def test_an_episode_dated_only_by_its_end_happened_by_then(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    body = {
+        "kind": "episode",
+        "detail": "Read the novel aloud.",
+        "ended_at": "2026-07-29T17:00:00Z",
+    }
+    memory = await write(client, tenancy, body)
+    assert memory["provenance"]["occurred_at"] == "2026-07-29T17:00:00Z"
+    given = await write(client, tenancy, body | {"occurred_at": "2026-07-29T15:00:00Z"})
+    assert given["provenance"]["occurred_at"] == "2026-07-29T15:00:00Z"
+
+
 async def test_found_by_words_at_once_and_by_embedding_after_the_worker(
     client: httpx.AsyncClient,
     tenancy: Tenancy,

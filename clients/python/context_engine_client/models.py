@@ -93,7 +93,9 @@ class CensorCreate(BaseModel):
     metadata: dict[str, StoredJson] | None = None
     """Free-form JSON, filterable with `metadata=` on the list."""
     occurred_at: datetime | None = None
-    """When it happened; defaults to the time of writing."""
+    """When it happened; an episode's defaults to its started_at, else its ended_at; else the
+    time of writing.
+    """
     kind: Literal["censor"]
     trigger_pattern: str
     reason: str
@@ -367,7 +369,9 @@ class DecisionCreate(BaseModel):
     metadata: dict[str, StoredJson] | None = None
     """Free-form JSON, filterable with `metadata=` on the list."""
     occurred_at: datetime | None = None
-    """When it happened; defaults to the time of writing."""
+    """When it happened; an episode's defaults to its started_at, else its ended_at; else the
+    time of writing.
+    """
     kind: Literal["decision"]
     decision: str
     reasons: list[str] | None = None
@@ -512,7 +516,9 @@ class EpisodeCreate(BaseModel):
     metadata: dict[str, StoredJson] | None = None
     """Free-form JSON, filterable with `metadata=` on the list."""
     occurred_at: datetime | None = None
-    """When it happened; defaults to the time of writing."""
+    """When it happened; an episode's defaults to its started_at, else its ended_at; else the
+    time of writing.
+    """
     kind: Literal["episode"]
     title: str | None = None
     summary: str | None = None
@@ -544,7 +550,9 @@ class FactCreate(BaseModel):
     metadata: dict[str, StoredJson] | None = None
     """Free-form JSON, filterable with `metadata=` on the list."""
     occurred_at: datetime | None = None
-    """When it happened; defaults to the time of writing."""
+    """When it happened; an episode's defaults to its started_at, else its ended_at; else the
+    time of writing.
+    """
     kind: Literal["fact"]
     content: str
     confidence: float = 0.8
@@ -950,7 +958,9 @@ class ProcedureCreate(BaseModel):
     metadata: dict[str, StoredJson] | None = None
     """Free-form JSON, filterable with `metadata=` on the list."""
     occurred_at: datetime | None = None
-    """When it happened; defaults to the time of writing."""
+    """When it happened; an episode's defaults to its started_at, else its ended_at; else the
+    time of writing.
+    """
     kind: Literal["procedure"]
     name: str
     description: str
