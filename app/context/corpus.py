@@ -1,6 +1,6 @@
 """What the search knows of each agent's memories as a whole, kept for a minute: how many there
-are (which picks exact or approximate vector search) and in how many its frequent words occur
-(their rarity weighs the word matches).
+are (which picks exact or approximate vector search), in how many its frequent words occur
+(their rarity weighs the word matches), and which anchors are in too many to tie any.
 
 Counting a frequent word reads up to CE_CONTEXT__COMMON_WORD_MEMORIES rows, so its count is
 kept; a rarer word is counted in every build, which is cheap and finds a memory by a new word as
@@ -10,7 +10,7 @@ soon as it is written.
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 KEPT_SECONDS = 60.0
@@ -24,6 +24,8 @@ class _AgentFigures:
     size_at: float = 0.0
     words: dict[str, int] = field(default_factory=dict)
     words_at: float = 0.0
+    common_anchors: set[str] = field(default_factory=set)
+    anchors_at: float = 0.0
 
 
 class CorpusStats:
@@ -69,6 +71,23 @@ class CorpusStats:
             figures.words.update(frequent)
         else:
             figures.words, figures.words_at = frequent, self._clock()
+
+    def common_anchors(self, agent_id: uuid.UUID) -> frozenset[str]:
+        """The agent's anchors found in too many memories to tie any, in the last minute."""
+        figures = self._agents.get(agent_id)
+        if figures is None or not self._fresh(figures.anchors_at):
+            return frozenset()
+        return frozenset(figures.common_anchors)
+
+    def remember_common_anchors(self, agent_id: uuid.UUID, anchors: Collection[str]) -> None:
+        """Keep the anchors a build found too common until the agent's are a minute old."""
+        if not anchors:
+            return
+        figures = self._figures(agent_id)
+        if self._fresh(figures.anchors_at):
+            figures.common_anchors.update(anchors)
+        else:
+            figures.common_anchors, figures.anchors_at = set(anchors), self._clock()
 
     def forget(self, agent_id: uuid.UUID) -> None:
         """Drop an erased agent's figures."""

@@ -3,38 +3,30 @@
 Similarity to the input cannot see that the decision to use pgvector belongs to the question
 about caching in Newton; the Newton discussion that names both can. At write time each memory
 keeps its anchors (`app.providers.anchors`: names and rare terms). Here, after the first
-ranking, the anchors of the strongest admitted hits (and the input's own) spread to the memories
-that hold them too (`link_sql.py`, one statement), tied as strongly as the hit times the
-anchor's rarity. A tied memory not yet a candidate becomes one; every tied candidate carries its
-`Link`, which ranking scores and the gate judges (`linked`) like any other signal.
+ranking, the anchors of the admitted hits nearest the input (and the input's own) spread to the
+memories that hold them too (`link_sql.py`, one statement a hop), and from what that tied in
+once more; how strongly an anchor ties says `link_sql.py`. A tied memory not yet a candidate
+becomes one; every tied candidate carries its `Link`, which ranking scores and the gate judges
+(`linked`, the strongest few) like any other signal.
 """
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from app.context.fill import Rules
 from app.context.gate import Gate, admissions
-from app.context.types import Candidate, Link, Scored
-from app.core.config import LinkSettings
-
-
-@dataclass(frozen=True)
-class Seeds:
-    """Where the spreading starts: the strongest admitted hits with their share of the best
-    score, and the input's anchors."""
-
-    hits: list[tuple[uuid.UUID, float]]
-    input_anchors: list[str]
-
-    def __bool__(self) -> bool:
-        return bool(self.hits or self.input_anchors)
+from app.context.search import SearchRepository
+from app.context.search_sql import SearchSpec
+from app.context.types import Candidate, Link, Scored, Seeds, Vector
+from app.core.config import ContextSettings, LinkSettings
 
 
 def seeds(
     ranked: Sequence[Scored], gate: Gate, input_anchors: Sequence[str], settings: LinkSettings
 ) -> Seeds:
-    """The `settings.seeds` best candidates the gate admits, each as strong as its share of
-    the best score."""
+    """The `settings.seeds` candidates nearest the input that the gate admits, each as strong
+    as its share of the best similarity, and the input's anchors."""
     if settings.seeds == 0:
         return Seeds([], [])
     admitted = [s for s, why in zip(ranked, admissions(ranked, gate), strict=True) if why]
@@ -45,7 +37,9 @@ def seeds(
     ]
     top = strength[0][0] if strength else 0.0
     hits = [(memory_id, value / top) for value, memory_id in strength if top > 0]
-    return Seeds(hits, list(input_anchors))
+    chosen = {memory_id for memory_id, _strength in hits}
+    held = {a for s in admitted if s.candidate.memory_id in chosen for a in s.candidate.anchors}
+    return Seeds(hits, list(input_anchors), frozenset(held | set(input_anchors)))
 
 
 def next_hop(
@@ -60,7 +54,7 @@ def next_hop(
         for memory_id, link, _new in found
         if link.strength >= settings.min_link
     ]
-    return Seeds(hits[: settings.seeds], [])
+    return Seeds(hits[: settings.seeds], [])  # their anchors are read by the statement
 
 
 def attach(
@@ -75,6 +69,51 @@ def attach(
         if candidate is None and new is not None:
             candidate = by_id[memory_id] = new
             added.append(new)
-        if candidate is not None and (candidate.link is None or link > candidate.link):
+        if candidate is not None and (
+            candidate.link is None or link.strength > candidate.link.strength
+        ):
             candidate.link = link  # the strongest of its ties, whichever hop found it
     return [*candidates, *added]
+
+
+async def spread(
+    search: SearchRepository,
+    spec: SearchSpec,
+    start: Seeds,
+    known: Sequence[uuid.UUID],
+    vector: Vector | None,
+    settings: LinkSettings,
+) -> list[tuple[uuid.UUID, Link, Candidate | None]]:
+    """The ties of `start` (one hop, then a second from the memories it tied in), each memory
+    with its link and, when not among the `known` candidates, as a new candidate."""
+    found = await search.linked(spec, start, known, vector, settings)
+    if second := next_hop(found, settings):
+        more = [*known, *(memory_id for memory_id, _link, new in found if new is not None)]
+        found += await search.linked(spec, second, more, vector, settings)
+    return found
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What the spreading needs of a build: its search, the input's anchors and vector."""
+
+    spec: SearchSpec
+    anchors: list[str]
+    vector: Vector | None
+
+
+async def with_ties(
+    search: SearchRepository,
+    settings: ContextSettings,
+    ranked: list[Scored],
+    build: Inputs,
+    rank: Callable[[list[Candidate]], list[Scored]],
+) -> list[Scored]:
+    """The candidates ranked again (`rank`) with the ties of the hits nearest the input and
+    the memories they tie in; as they were when nothing is tied."""
+    start = seeds(ranked, Rules.of(settings).gate, build.anchors, settings.links)
+    known = [scored.candidate.memory_id for scored in ranked]
+    found = await spread(search, build.spec, start, known, build.vector, settings.links)
+    if not found:
+        return ranked
+    return rank(attach([scored.candidate for scored in ranked], found))

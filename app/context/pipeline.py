@@ -14,7 +14,6 @@ import asyncio
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 
 import numpy as np
 import structlog
@@ -48,7 +47,6 @@ from app.context.trim import within_budget
 from app.context.types import (
     FLEXIBLE_KINDS,
     Censor,
-    Frame,
     FrameChoice,
     InputEmbedding,
     Scored,
@@ -208,7 +206,15 @@ async def build(
         candidates, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
     )
     clock.lap("rank")
-    ranked = await linked(engine, search, gathered, request.input, ranked, choice.frame, now)
+    ranked = await links.with_ties(
+        search,
+        settings,
+        ranked,
+        links.Inputs(gathered.spec, engine.providers.anchors.find(request.input), vector),
+        lambda tied: rank(
+            tied, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
+        ),
+    )
     clock.lap("links")
     checked = await premises.check(session, settings, gathered.spec, request.input, ranked)
     clock.lap("premises")
@@ -261,33 +267,6 @@ async def build(
     metrics.observe_build(response, assembly, first=not engine.served_first_build)
     engine.served_first_build = True
     return Build(response, built.item_ids())
-
-
-async def linked(
-    engine: ContextEngine,
-    search: SearchRepository,
-    gathered: Gathered,
-    text: str,
-    ranked: list[Scored],
-    frame: Frame,
-    now: datetime,
-) -> list[Scored]:
-    """The candidates ranked again with what is tied to the strongest hits or the input by
-    an anchor they share (`links.py`); as they were when nothing is."""
-    settings = engine.settings
-    spread = links.seeds(
-        ranked, Rules.of(settings).gate, engine.providers.anchors.find(text), settings.links
-    )
-    known = [scored.candidate.memory_id for scored in ranked]
-    vector = gathered.embedding.vector
-    found = await search.linked(gathered.spec, spread, known, vector, settings.links)
-    if second := links.next_hop(found, settings.links):
-        known += [memory_id for memory_id, _link, new in found if new is not None]
-        found += await search.linked(gathered.spec, second, known, vector, settings.links)
-    if not found:
-        return ranked
-    candidates = links.attach([scored.candidate for scored in ranked], found)
-    return rank(candidates, frame, now, settings.weights, settings.half_life_days, gathered.period)
 
 
 def _fixed_content(

@@ -18,7 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.corpus import CorpusStats
 from app.context.link_sql import linked
-from app.context.links import Seeds
 from app.context.search_sql import (
     FREQUENCIES,
     MAX_TERMS,
@@ -29,7 +28,7 @@ from app.context.search_sql import (
     word_matches,
 )
 from app.context.search_sql import params as sql_params
-from app.context.types import Candidate, Link, Vector
+from app.context.types import Candidate, Link, Seeds, Vector
 from app.core.config import LinkSettings
 from app.memories.models import Memory
 
@@ -132,8 +131,9 @@ class SearchRepository:
     ) -> list[tuple[uuid.UUID, Link, Candidate | None]]:
         """The memories tied to the seeds by an anchor (`link_sql.py`), strongest first, each
         with its link and, when not among the `known` candidates, as a new candidate."""
-        if not seeds:
-            return []
+        common = self.stats.common_anchors(spec.agent_id)
+        if not seeds or (seeds.anchors is not None and seeds.anchors <= common):
+            return []  # nothing they hold can tie anything
         bound = sql_params(spec) | {
             "seeds": [memory_id for memory_id, _strength in seeds.hits],
             "strengths": [strength for _memory_id, strength in seeds.hits],
@@ -142,13 +142,16 @@ class SearchRepository:
             "max_memories": settings.max_anchor_memories,
             "limit": settings.limit,
             "known": list(known),
+            "common": list(common),
         }
         rows = (await self.session.execute(linked(spec), bound)).all()
-        fresh = [tuple(row[4:]) for row in rows if row[4] is not None]
+        self.stats.remember_common_anchors(spec.agent_id, rows[0][0] or ())
+        tied = [row[1:] for row in rows if row[1] is not None]
+        fresh = [tuple(row[4:]) for row in tied if row[4] is not None]
         made = iter(_candidates(_Merged(fresh, [0.0] * len(fresh), []), vector))
         return [
             (row[0], Link(float(row[1]), row[2], row[3]), next(made) if row[4] else None)
-            for row in rows
+            for row in tied
         ]
 
 
@@ -209,7 +212,7 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
     candidates = []
     for i, memory in enumerate(found.memories):
         (memory_id, kind, micro, summary, occurred_at, seq, confidence, outcome, usage,
-         state, title, effectiveness, rank_factor, _embedding) = memory  # fmt: skip
+         state, title, effectiveness, rank_factor, anchors, _embedding) = memory  # fmt: skip
         candidates.append(
             Candidate(
                 memory_id=memory_id,
@@ -230,6 +233,7 @@ def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
                 neighbour_of=found.parents[i],
                 excerpt=found.excerpts[i],
                 rank_factor=rank_factor,
+                anchors=frozenset(anchors or ()),
             )
         )
     return candidates

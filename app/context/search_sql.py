@@ -22,6 +22,8 @@ from app.core.vector import VectorType
 from app.memories.lifecycle import UNSEARCHABLE
 
 MAX_TERMS = 32  # of an input's words, at most this many are searched
+# A memory's first anchors (its names and rare terms), those associative recall spreads.
+ANCHORS_READ = 16
 # What a candidate is made of, in the order `search._candidates` unpacks it.
 COLUMNS = (
     "m.id, m.kind, m.micro, m.summary, m.occurred_at, m.seq, m.confidence, m.outcome, "
@@ -30,7 +32,8 @@ COLUMNS = (
     "(m.fields->>'activation_count')::int, 0) AS usage, "
     "m.state, "
     "CASE WHEN m.kind = 'procedure' THEN m.fields->>'name' END AS title, "
-    "(m.fields->>'effectiveness')::float AS effectiveness, m.rank_factor, m.embedding"
+    "(m.fields->>'effectiveness')::float AS effectiveness, m.rank_factor, "
+    f"m.anchors[1:{ANCHORS_READ}] AS anchors, m.embedding"
 )
 _SEARCHABLE = " AND ".join(
     f"NOT (m.kind = '{kind}' AND m.state IN ({', '.join(repr(s) for s in states)}))"

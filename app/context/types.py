@@ -91,9 +91,10 @@ class Candidate:
     excerpt: str | None = None
     rank_factor: float = 1.0  # retention's: below 1 for a fact stale for long
     link: "Link | None" = None  # tied to a strong hit or the input by an anchor they share
+    anchors: frozenset[str] = frozenset()  # its first names and rare terms
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Link:
     """How strongly a memory is tied to a build's strongest hits (or its input), and by what:
     the anchor of the strongest tie and the hit it came through (None: the input)."""
@@ -101,6 +102,19 @@ class Link:
     strength: float
     anchor: str
     via: uuid.UUID | None
+
+
+@dataclass(frozen=True)
+class Seeds:
+    """Where associative recall starts: hits nearest the input with their share of the best
+    similarity, and the input's own anchors."""
+
+    hits: list[tuple[uuid.UUID, float]]
+    input_anchors: list[str]
+    anchors: frozenset[str] | None = None  # the hits' and the input's; None: not known
+
+    def __bool__(self) -> bool:
+        return bool(self.hits or self.input_anchors)
 
 
 @dataclass(slots=True)
