@@ -179,11 +179,9 @@ async def example(
             "same-domain",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="18 of the team's other memories come in: by the input's word 'use' "
-                "('Use dbt…', 'Use Karpenter…', 'Secret Rotation'), by cache words (the mobile "
-                "API's Cache-Control decision and fact, 'CDN Cache Purge', the docs site's proxy "
-                "cache), by meaning ('Red search cluster', 0.35) and as neighbours of each other "
-                "four undated episodes written in one batch",
+                reason="16 of the team's other memories come in (measured 2026-11-27): by the "
+                "input's word 'use' and by cache words (the mobile API's Cache-Control decision "
+                "and fact, the CDN), by meaning, and two tied to a hit by an anchor they share",
             ),
         ),
     ],
@@ -211,17 +209,18 @@ async def test_no_unrelated_memory_comes_along(example: Example) -> None:
             "unrelated",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="nothing links the question to the three decisions, the BLOCK constraint, "
-                "the pgvector fact and 'CE SQLite migration' yet: they are left out by score "
-                "(decisions 0.48-0.51, level with the household ones; BLOCK 0.03)",
+                reason="three are left out by score (measured 2026-11-27): the BLOCK constraint "
+                "(relevance 0.03: no word of the question, no similarity, not the frame's), the "
+                "pgvector performance fact (0.53) and an episode (0.38); "
+                "the rest is as the design shows it, with nothing unrelated",
             ),
         ),
         pytest.param(
             "same-domain",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="the same six are missing, two decisions not even candidates (no word "
-                "of the input, outside the 60 nearest by meaning), and 18 other memories come in",
+                reason="five are missing (a decision 0.59, the pgvector fact, an episode and the "
+                "BLOCK constraint by score, one never a candidate) and 16 other memories come in",
             ),
         ),
     ],
