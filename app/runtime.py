@@ -114,7 +114,10 @@ def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:
     handlers: list[Handler] = [
         EmbedMemories(providers.embedder, settings.embeddings.batch_size),
         EmbedMessages(
-            providers.embedder, settings.embeddings.batch_size, settings.worker.max_attempts
+            providers.embedder,
+            settings.embeddings.batch_size,
+            settings.worker.max_attempts,
+            providers.queries,
         ),
         SummarizeSpans(
             providers.tokens, providers.llm, settings.context, settings.worker.max_attempts

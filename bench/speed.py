@@ -1,8 +1,10 @@
 """Latency and throughput at 1,000 / 10,000 / 100,000 memories per agent, with the floor."""
 
 import asyncio
+import itertools
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import asdict
 
 from pydantic import JsonValue
@@ -18,6 +20,7 @@ from bench.floor import measure_floor
 from bench.ingest import progress, wait_for_background, write_concurrently
 from bench.report import RESULTS_DIR, Percentiles, percentiles, run_info, write_json
 from bench.server import RssSampler, Service, benchmark_cpu_seconds
+from bench.speed_inputs import appended_builds, new_inputs
 from bench.speed_tables import SizeStep, SpeedResult, tables
 
 SEED = 20260101
@@ -27,6 +30,7 @@ MEASURED = "team-a"
 BUDGET = 4_000
 WRITERS = 4
 QUERIES = 200
+APPENDED = 100  # builds whose input was appended to a session just before
 CONCURRENT_CLIENTS = 16
 BUILDS_PER_CLIENT = 30
 LAG_SAMPLE = 50
@@ -140,7 +144,7 @@ async def _step(
     sampler: RssSampler,
     embedder: LocalEmbedder,
     generator: CorpusGenerator,
-    queries: list[str],
+    inputs: Iterator[str],
     size: int,
     current: int,
     tenant_memories: int,
@@ -149,18 +153,31 @@ async def _step(
     embed_seconds = await wait_for_background(api, f"embed to {size:,}")
     lag_bulk = await _lag_bulk(api, stored)
     lag_idle = await _lag_idle(api, generator)
-    await _builds(api, queries[:20], 1, 20, "warm-up")
+
+    def fresh(count: int) -> list[str]:  # inputs no build has had: each build embeds its own
+        return list(itertools.islice(inputs, count))
+
+    await _builds(api, fresh(20), 1, 20, "warm-up")
+    queries = fresh(QUERIES)
     server1, client1, stages1, used, _wall = await _builds(api, queries, 1, len(queries), "c=1")
+    seen, _c, _s, _u, _w = await _builds(api, queries, 1, len(queries), "c=1, seen before")
+    appended = await appended_builds(
+        api, MEASURED, [_request(q) for q in fresh(APPENDED)], "c=1, appended"
+    )
     cpu_before = _cpu_seconds(service)
     server16, client16, _s, _u, wall16 = await _builds(
-        api, queries, CONCURRENT_CLIENTS, BUILDS_PER_CLIENT, f"c={CONCURRENT_CLIENTS}"
+        api,
+        fresh(CONCURRENT_CLIENTS * BUILDS_PER_CLIENT),
+        CONCURRENT_CLIENTS,
+        BUILDS_PER_CLIENT,
+        f"c={CONCURRENT_CLIENTS}",
     )
     cpu_ms = {
         part: round((after - before) * 1000 / len(server16), 1)
         for part, before, after in zip(CPU_PARTS, cpu_before, _cpu_seconds(service), strict=True)
     }
     with_session, _c, session_stages, _u, _w = await _builds(
-        api, queries, 1, len(queries), f"c=1, session of {SESSION_MESSAGES}", session=True
+        api, fresh(QUERIES), 1, QUERIES, f"c=1, session of {SESSION_MESSAGES}", session=True
     )
     # The service's own choice between an exact scan and HNSW, from the same settings.
     exact = size <= Settings().context.exact_search_max_memories
@@ -185,6 +202,8 @@ async def _step(
         lag_bulk_ms=lag_bulk,
         lag_idle_ms=lag_idle,
         server_c1=server_c1,
+        server_c1_seen=percentiles(seen),
+        server_c1_appended=percentiles(appended),
         client_c1=percentiles(client1),
         server_c16=percentiles(server16),
         client_c16=percentiles(client16),
@@ -222,7 +241,7 @@ async def _measure(
 ) -> SpeedResult:
     started = time.perf_counter()
     generator = CorpusGenerator(SEED)
-    queries = CorpusGenerator(SEED + 1).queries(QUERIES)
+    inputs = new_inputs(SEED + 1, QUERIES)
     embedder = LocalEmbedder()
     steps: list[SizeStep] = []
     with Service(env={"CE_API__WORKERS": str(workers)}, commit=commit) as service:
@@ -241,7 +260,7 @@ async def _measure(
             current = 0
             for size in sizes:
                 step = await _step(
-                    service, api, sampler, embedder, generator, queries, size, current, tenant
+                    service, api, sampler, embedder, generator, inputs, size, current, tenant
                 )
                 steps.append(step)
                 tenant, current = step.tenant_memories, size

@@ -58,6 +58,10 @@ class SizeStep:
     stages_session_c1: dict[str, Percentiles] | None = None
     # CPU ms per build at 16 clients: the API processes, PostgreSQL, the benchmark's client.
     cpu_ms_per_build_c16: dict[str, float] | None = None
+    # The c=1 builds' inputs built again, and inputs appended to a session just before their
+    # build (server ms); None in older results, where every input was new to the service.
+    server_c1_seen: Percentiles | None = None
+    server_c1_appended: Percentiles | None = None
 
 
 @dataclass(frozen=True)
@@ -225,6 +229,7 @@ def tables(result: SpeedResult) -> str:
             "With the session, p50 ms: "
             + "; ".join(f"{s.size:,}: {_stages(s.stages_session_c1 or {})}" for s in with_session)
         )
+    parts += _seen_lines(steps)
     parts += _cpu_lines(steps, result.run.get("cores"))
     parts.append(
         f"Other processes on the machine used {result.other_cpu_share:.0%} of its CPU meanwhile."
@@ -232,6 +237,23 @@ def tables(result: SpeedResult) -> str:
     if result.skipped_100k:
         parts.append("The 100,000-memory step was skipped (--skip-100k).")
     return "\n".join(parts)
+
+
+def _seen_lines(steps: list[SizeStep]) -> list[str]:
+    """Builds whose input the service saw before (built again, or appended to a session just
+    before) beside those whose input is new, server ms at concurrency 1."""
+    lines = []
+    for s in steps:
+        if s.server_c1_seen is None or s.server_c1_appended is None:
+            continue
+        seen, appended, new = s.server_c1_seen, s.server_c1_appended, s.server_c1
+        lines.append(
+            f"Inputs seen before, {s.size:,}: built again p50 / p95 {_ms(seen.p50)} / "
+            f"{_ms(seen.p95)}, appended to a session just before {_ms(appended.p50)} / "
+            f"{_ms(appended.p95)}; new inputs {_ms(new.p50)} / {_ms(new.p95)} "
+            f"({new.p95 / max(seen.p95, 1e-6):.2f} times the seen p95; target ≤ 1.3)"
+        )
+    return lines
 
 
 def _cpu_lines(steps: list[SizeStep], cores: JsonValue) -> list[str]:

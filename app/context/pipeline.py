@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -63,17 +62,18 @@ from app.tenants.models import Tenant
 log = structlog.get_logger(__name__)
 
 
-async def embed_input(engine: ContextEngine, text: str) -> InputEmbedding:
-    """The input's embedding. A build does not wait for it past its deadline, nor calls a
-    provider known to be down: words alone still find memories."""
+async def embed_input(engine: ContextEngine, tenant: Tenant, text: str) -> InputEmbedding:
+    """The input's embedding (kept when the input was appended or built before). A build does
+    not wait for it past its deadline, nor calls a provider known to be down: words alone still
+    find memories."""
     try:
-        (vector,) = await engine.providers.embedder.embed_queries(
-            [text], deadline=engine.settings.embedding_deadline_seconds
+        vector = await engine.providers.queries.vector(
+            tenant.id, text, deadline=engine.settings.embedding_deadline_seconds
         )
     except ProviderError as exc:
         log.warning("context.embedding_unavailable", error=str(exc))
         return InputEmbedding(None, f"{exc}; memories were found by their words alone")
-    return InputEmbedding(np.asarray(vector, dtype=np.float32))
+    return InputEmbedding(vector)
 
 
 async def choose_frame(
@@ -113,7 +113,7 @@ async def gather(
 ) -> Gathered:
     """The agent, its standing layers and the input's word matches, read while the input is
     embedded on a thread (the clock's "words"); then the vector ("embed": the wait beyond)."""
-    embedding = asyncio.create_task(embed_input(engine, request.input))
+    embedding = asyncio.create_task(embed_input(engine, tenant, request.input))
     try:
         agent = await get_agent(session, tenant, request.agent_id)
         standing = await ContextRepository(session).standing(agent.id, engine.censors)

@@ -43,6 +43,9 @@ class EmbeddingSettings(BaseModel):
     # A different model of the same dimension found at start: re-embed everything in the
     # background instead of refusing to start.
     reembed_on_model_change: bool = False
+    # The vectors of this many recent inputs are kept (app/providers/query_vectors.py): a build
+    # whose input was appended to its session or built before finds it embedded; 0: none kept.
+    query_cache_size: int = Field(default=4096, ge=0, le=1_000_000)
 
     @model_validator(mode="after")
     def _local_model_dimensions(self) -> "EmbeddingSettings":

@@ -6,19 +6,21 @@ from app.core.config import Settings
 from app.providers.anchors import AnchorFinder, build_anchor_finder
 from app.providers.breaker import CircuitBreaker
 from app.providers.embeddings import Embedder, GuardedEmbedder, build_embedder
+from app.providers.query_vectors import QueryVectors
 from app.providers.summarizer import ExtractiveSummarizer, GuardedSummarizer, build_llm_summarizer
 from app.providers.tokenizer import TokenCounter
 
 
 @dataclass(frozen=True)
 class Providers:
-    """Tokenizer, summarizers, anchor finder and embedder."""
+    """Tokenizer, summarizers, anchor finder, embedder and the recent inputs' vectors."""
 
     tokens: TokenCounter
     extractive: ExtractiveSummarizer
     anchors: AnchorFinder
     embedder: GuardedEmbedder
     llm: GuardedSummarizer | None
+    queries: QueryVectors
 
     async def aclose(self) -> None:
         """Release the providers' connections."""
@@ -31,13 +33,15 @@ def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> 
     """Load the tokenizer vocabularies and the models (CPU-bound: call from a thread)."""
     tokens = TokenCounter(settings.data_dir / "tiktoken", settings.tokenizer.default_encoding)
     llm = build_llm_summarizer(settings.llm, tokens)
+    guarded = GuardedEmbedder(
+        embedder or build_embedder(settings.embeddings, settings.api.workers),
+        CircuitBreaker("embeddings", settings.breaker),
+    )
     return Providers(
         tokens=tokens,
         extractive=ExtractiveSummarizer(tokens),
         anchors=build_anchor_finder(),
-        embedder=GuardedEmbedder(
-            embedder or build_embedder(settings.embeddings, settings.api.workers),
-            CircuitBreaker("embeddings", settings.breaker),
-        ),
+        embedder=guarded,
         llm=GuardedSummarizer(llm, CircuitBreaker("llm", settings.breaker)) if llm else None,
+        queries=QueryVectors(guarded, settings.embeddings.query_cache_size),
     )

@@ -54,6 +54,9 @@ class QueryEmbedder(Embedder, Protocol):
     """An embedder whose model embeds what is searched with apart from what is searched (e5's
     "query: " and "passage: "); others embed a query as they embed a document."""
 
+    @property
+    def queries_as_documents(self) -> bool: ...
+
     async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
@@ -111,6 +114,8 @@ class GuardedEmbedder:
         self.inner = embedder
         self.breaker = breaker
         self._queries = embedder if isinstance(embedder, QueryEmbedder) else None
+        # A text's vector as a query is its vector as a document (its message's, its memory's).
+        self.queries_as_documents = self._queries is None or self._queries.queries_as_documents
 
     @property
     def model_name(self) -> str:

@@ -47,6 +47,11 @@ class LocalEmbedder:
     def dimensions(self) -> int:
         return self._model.dimensions
 
+    @property
+    def queries_as_documents(self) -> bool:
+        """Whether a query's vector is the vector of the same text as a document (no prefix)."""
+        return self._model.prefix("query") == self._model.prefix("document")
+
     def embed_sync(self, texts: Sequence[str], kind: TextKind = "document") -> NDArray[np.float32]:
         """Embed texts on the calling thread and the embedder's own."""
         if not texts:

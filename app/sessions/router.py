@@ -44,8 +44,9 @@ async def append_messages(
     idempotent: Idempotent,
 ) -> MessageBatchRead:
     """Append messages to a session in order, numbered after its last one; the first message
-    creates the session. All are stored, or none."""
-    return await idempotent.once(
+    creates the session. All are stored, or none. The last user message starts being embedded
+    at once: the build that takes it as its input finds its vector ready."""
+    appended = await idempotent.once(
         tenant.id,
         MessageBatchRead,
         lambda: service.append_messages(
@@ -60,6 +61,8 @@ async def append_messages(
             max_attempts=settings.worker.max_attempts,
         ),
     )
+    service.prefetch_input(providers.queries, tenant, body.messages)
+    return appended
 
 
 @router.get("/{session_id}/messages")

@@ -18,6 +18,7 @@ from app.core.jobs import JobRepository
 from app.core.replays import ReplayRepository
 from app.core.time import utcnow
 from app.efforts.tracking import on_append
+from app.providers.query_vectors import QueryVectors
 from app.providers.tokenizer import TokenCounter
 from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
 from app.sessions.repository import SessionRepository
@@ -156,6 +157,14 @@ async def append_messages(
         session=await _session_read(repository, conversation, agent),
         messages=[_message_read(message) for message in messages],
     )
+
+
+def prefetch_input(queries: QueryVectors, tenant: Tenant, items: Sequence[MessageCreate]) -> None:
+    """Start embedding the last user message of an append: the agent's next build is likely to
+    take it as its input."""
+    last = next((item.content for item in reversed(items) if item.role == "user"), None)
+    if last:
+        queries.prefetch(tenant.id, last)
 
 
 async def _find(

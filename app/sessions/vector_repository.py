@@ -16,11 +16,14 @@ class MessageVectorRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def unembedded(self, session_id: uuid.UUID, limit: int) -> list[tuple[uuid.UUID, str]]:
-        """(id, content) of the session's oldest `limit` messages with no vector, leaving out
-        those the provider refused."""
+    async def unembedded(
+        self, session_id: uuid.UUID, limit: int
+    ) -> list[tuple[uuid.UUID, str, uuid.UUID]]:
+        """(id, content, tenant id) of the session's oldest `limit` messages with no vector,
+        leaving out those the provider refused."""
         rows = await self.session.execute(
-            select(SessionMessage.id, SessionMessage.content)
+            select(SessionMessage.id, SessionMessage.content, ConversationSession.tenant_id)
+            .join(ConversationSession, ConversationSession.id == SessionMessage.session_id)
             .where(
                 SessionMessage.session_id == session_id,
                 SessionMessage.embedding.is_(None),
@@ -29,7 +32,7 @@ class MessageVectorRepository:
             .order_by(SessionMessage.seq)
             .limit(limit)
         )
-        return [(row[0], row[1]) for row in rows]
+        return [(row[0], row[1], row[2]) for row in rows]
 
     async def store(
         self, vectors: Mapping[uuid.UUID, list[float]], refused: Mapping[uuid.UUID, str]

@@ -12,6 +12,7 @@ from app.core.worker import ProviderGate
 from app.memories.tasks import check_model, embed_one_by_one
 from app.providers.embeddings import GuardedEmbedder
 from app.providers.errors import ProviderRejected
+from app.providers.query_vectors import QueryVectors
 from app.sessions.vector_repository import MessageVectorRepository
 
 log = structlog.get_logger(__name__)
@@ -25,8 +26,15 @@ class EmbedMessages:
     # One session per claim: its run is a provider call of up to `messages_per_run` texts.
     batch_size = 1
 
-    def __init__(self, embedder: GuardedEmbedder, messages_per_run: int, max_attempts: int) -> None:
+    def __init__(
+        self,
+        embedder: GuardedEmbedder,
+        messages_per_run: int,
+        max_attempts: int,
+        queries: QueryVectors | None = None,
+    ) -> None:
         self.embedder = embedder
+        self.queries = queries  # a message a build took as its input is embedded already
         self.messages_per_run = messages_per_run
         self.max_attempts = max_attempts
         self.breaker: ProviderGate | None = embedder.breaker
@@ -53,8 +61,9 @@ class EmbedMessages:
             found = await MessageVectorRepository(session).unembedded(
                 session_id, self.messages_per_run + 1
             )
-        texts = dict(found[: self.messages_per_run])
-        vectors, refused = await self._embed(texts) if texts else ({}, {})
+        texts = {message_id: text for message_id, text, _tenant in found[: self.messages_per_run]}
+        tenant = found[0][2] if found else None
+        vectors, refused = await self._embed(tenant, texts) if tenant else ({}, {})
         async with sessionmaker.begin() as session:
             await check_model(session, self.embedder.model_name)
             jobs = JobRepository(session)
@@ -69,10 +78,15 @@ class EmbedMessages:
             log.warning("messages.embedding_refused", session_id=str(session_id), reasons=refused)
 
     async def _embed(
-        self, texts: Mapping[uuid.UUID, str]
+        self, tenant: uuid.UUID, texts: Mapping[uuid.UUID, str]
     ) -> tuple[dict[uuid.UUID, list[float]], dict[uuid.UUID, str]]:
+        known = await self.queries.reuse(tenant, texts) if self.queries else {}
+        rest = {key: text for key, text in texts.items() if key not in known}
+        if not rest:
+            return known, {}
         try:
-            embedded = await self.embedder.embed(list(texts.values()))
-            return dict(zip(texts, embedded, strict=True)), {}
+            embedded = await self.embedder.embed(list(rest.values()))
+            return known | dict(zip(rest, embedded, strict=True)), {}
         except ProviderRejected:
-            return await embed_one_by_one(self.embedder, texts)
+            vectors, refused = await embed_one_by_one(self.embedder, rest)
+            return known | vectors, refused

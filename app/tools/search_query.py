@@ -47,7 +47,7 @@ async def understand(
     """The query's word matches among the agent's memories (of `kinds`), read while it is
     embedded on a thread."""
     engine = call.engine
-    embedding = asyncio.create_task(embed_input(engine, text))
+    embedding = asyncio.create_task(embed_input(engine, call.tenant, text))
     try:
         now = utcnow()
         period = mentioned_period(text, now)

@@ -73,10 +73,11 @@ async def test_found_by_words_and_meaning_is_both_and_words_work_without_a_vecto
     assert recalled["similarity"] >= 0.55
     assert_promise(providers, result)
 
-    async def down(texts: object, *, deadline: float | None = None) -> list[list[float]]:
+    async def down(*_args: object, deadline: float | None = None) -> list[list[float]]:
         raise ProviderUnavailable("the embedder is down")
 
-    monkeypatch.setattr(providers.embedder, "embed_queries", down)
+    # The question's vector is kept from the first build: no vector for any input now.
+    monkeypatch.setattr(providers.queries, "vector", down)
     result = await build(client, tenancy, QUESTION, WINDOW)
     (recalled,) = result["history"]["recalled"]
     assert (recalled["seq"], recalled["by"], recalled["similarity"]) == (9, "words", None)
