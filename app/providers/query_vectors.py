@@ -36,7 +36,6 @@ class QueryVectors:
         self._embedder = embedder
         self._size = size
         self._kept: OrderedDict[_Key, asyncio.Future[Vector]] = OrderedDict()
-        self.hits = 0  # inputs found kept or under way, for the tests and the logs
 
     async def vector(
         self, tenant: uuid.UUID, text: str, *, deadline: float | None = None
@@ -48,7 +47,6 @@ class QueryVectors:
         if found is None:
             found = self._start(key)
         else:
-            self.hits += 1
             self._kept.move_to_end(key)
         try:
             return await asyncio.wait_for(asyncio.shield(found), deadline)
@@ -79,9 +77,9 @@ class QueryVectors:
 
     def _start(self, key: "_Key") -> asyncio.Future[Vector]:
         task = asyncio.ensure_future(self._embed(key[2]))
+        task.add_done_callback(lambda done: self._settle(key, done))
         if self._size:
             self._kept[key] = task
-            task.add_done_callback(lambda done: self._settle(key, done))
             while len(self._kept) > self._size:
                 self._kept.popitem(last=False)
         return task
@@ -91,7 +89,8 @@ class QueryVectors:
         return np.asarray(vector, dtype=np.float32)
 
     def _settle(self, key: "_Key", done: asyncio.Future[Vector]) -> None:
-        """Forget a failed embedding (its error is the waiting build's, or logged here)."""
+        """Forget a failed embedding (its error is the waiting build's, and logged here: a build
+        may have stopped waiting for it)."""
         if done.cancelled() or done.exception() is not None:
             if self._kept.get(key) is done:
                 del self._kept[key]
