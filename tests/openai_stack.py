@@ -53,6 +53,7 @@ async def open_stack(
     worker: WorkerSettings | None = None,
     breaker: BreakerSettings | None = None,
     context: ContextSettings | None = None,
+    query_cache_size: int = 4096,
 ) -> AsyncIterator[Stack]:
     """Like the `runtime` and `client` fixtures, with OpenAI-compatible providers."""
     configured = settings.model_copy(
@@ -64,6 +65,7 @@ async def open_stack(
                 model=embed_model,
                 dimensions=DIMENSIONS,
                 timeout_seconds=embed_timeout,
+                query_cache_size=query_cache_size,
             ),
             "llm": LlmSettings(model=CHAT_MODEL, base_url=fake.url + "/v1", api_key=SecretStr("x")),
             "worker": worker or settings.worker,

@@ -1,7 +1,7 @@
 """A build's input embedded once: the user's message starts being embedded when it is appended,
 so the build that takes it as its input asks the provider nothing, and the worker stores that
 vector for the message; a repeated input and a refresh with it embed it once, within a tenant;
-an embedding that failed is tried again by the next build."""
+an embedding that failed is tried again by the next build; only the last inputs are kept."""
 
 import asyncio
 from collections.abc import AsyncIterator
@@ -141,3 +141,25 @@ async def test_an_input_whose_embedding_failed_is_embedded_by_the_next_build(
 
     assert retried["input_embedding"] == {"embedded": True, "reason": None}
     assert embedded(fake, question) == 1
+
+
+@pytest.mark.parametrize("kept", [0, 1])
+async def test_only_the_last_inputs_are_kept(
+    settings: Settings,
+    database: Database,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    fake: FakeOpenAI,
+    tenancy: Tenancy,
+    kept: int,
+) -> None:
+    async with open_stack(
+        settings, database, sessionmaker, fake, breaker=BREAKER, query_cache_size=kept
+    ) as stack:
+        await put_agent(stack.client, tenancy, AGENT)
+        first, second = "What runs the billing jobs?", "Who owns the billing jobs?"
+        await build(stack.client, tenancy, first)
+        await build(stack.client, tenancy, second)  # with one kept, the first goes
+        await build(stack.client, tenancy, first)
+        await build(stack.client, tenancy, first)
+    assert embedded(fake, second) == 1
+    assert embedded(fake, first) == (3 if kept == 0 else 2)
