@@ -5,7 +5,9 @@ a session, Past Learnings as the last layer, `learnings`), the candidates left o
 frame, the totals, whether the input was embedded, and the milliseconds of each stage.
 """
 
+import itertools
 import uuid
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +23,7 @@ from app.context.learnings import Learnings
 from app.context.premises import PremiseCheck
 from app.context.premises import read as premises_read
 from app.context.render import LEADING, FixedSections
-from app.context.schemas import ContextBuildResponse
+from app.context.schemas import ContextBuildResponse, ManifestDetail
 from app.context.types import (
     FLEXIBLE_KINDS,
     Excluded,
@@ -41,6 +43,7 @@ LAYER_NAMES: dict[FlexibleKind, str] = {
     "episode": "episodes",
 }
 _LEFT_OUT_SHOWN = 50
+LEFT_OUT_REASONS = ("budget", "score", "duplicate")
 # The score parts a censor has no use for.
 CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period", "link")
 
@@ -138,21 +141,6 @@ class Built:
         return memories + list(self.assembly.shown_censors)
 
 
-def centroid(built: Built) -> list[float] | None:
-    """What the context was built for, as a direction (refresh measures drift against it): the
-    input's vector; without one, the mean of the memories in the context. The memories alone
-    are a noisy measure: the very input that built a context was 0.32 from their mean."""
-    if built.embedding.vector is not None:
-        return [float(x) for x in built.embedding.vector]
-    included = [i.scored.candidate.embedding for i in built.included()]
-    parts = [v for v in included if v is not None]
-    if not parts:
-        return None
-    mean = np.mean(np.stack(parts), axis=0)
-    norm = float(np.linalg.norm(mean))
-    return (mean / norm).tolist() if norm > 0 else None
-
-
 def _score_parts(items: Sequence[Included]) -> list[dict[str, float]]:
     """The score components of each item at 4 decimals, rounded in one numpy call."""
     if not items:
@@ -168,8 +156,8 @@ def _link(link: Link | None) -> dict[str, object] | None:
     return {"anchor": link.anchor, "memory_id": link.via, "strength": round(link.strength, 4)}
 
 
-def _censor_items(assembly: Assembly) -> list[dict[str, object]]:
-    """The censors shown, with what their relevance is made of."""
+def _censor_items(assembly: Assembly, compact: bool) -> list[dict[str, object]]:
+    """The censors shown, with what their relevance is made of unless compact."""
     return [
         {
             "memory_id": s.censor.memory_id,
@@ -177,7 +165,9 @@ def _censor_items(assembly: Assembly) -> list[dict[str, object]]:
             "detail": "summary",
             "tokens": assembly.shown_censors[s.censor.memory_id],
             "score": s.relevance,
-            "components": dict.fromkeys(CENSOR_ZEROS, 0.0)
+            "components": None
+            if compact
+            else dict.fromkeys(CENSOR_ZEROS, 0.0)
             | {"semantic": round(s.semantic, 4), "lexical": round(s.words, 4), "frame": s.frame},
             "reason": s.reason,
         }
@@ -186,34 +176,33 @@ def _censor_items(assembly: Assembly) -> list[dict[str, object]]:
     ]
 
 
-def _censors_left_out(assembly: Assembly) -> list[dict[str, object]]:
+def _censors_left_out(censors: Sequence[ScoredCensor]) -> list[dict[str, object]]:
     """The censors not shown: not relevant enough, or no room left in their layer."""
-    left_out: list[dict[str, object]] = [
+    return [
         {
             "memory_id": s.censor.memory_id,
             "kind": "censor",
             "reason": "budget" if s.chosen else "score",
             "score": s.relevance,
         }
-        for s in assembly.censors
-        if s.censor.memory_id not in assembly.shown_censors
+        for s in censors[:_LEFT_OUT_SHOWN]
     ]
-    return left_out[:_LEFT_OUT_SHOWN]
 
 
-def _layers(built: Built) -> list[dict[str, object]]:
-    """The layers in the order of the text; with a session, Past Learnings last."""
+def _layers(built: Built, compact: bool) -> list[dict[str, object]]:
+    """The layers in the order of the text; with a session, Past Learnings last. Compact: the
+    items without their score components."""
     assembly, learned = built.assembly, built.learnings
     layers = list(assembly.layers)
     if learned is not None:
         layers.append(Layer("learnings", learned.budget, learned.used, learned.items))
-    parts = iter(_score_parts(built.included()))
+    parts = iter(itertools.repeat(None) if compact else _score_parts(built.included()))
     return [
         {
             "name": layer.name,
             "budget": layer.budget,
             "used": layer.used,
-            "items": _censor_items(assembly)
+            "items": _censor_items(assembly, compact)
             if layer.name == "censors"
             else [
                 {
@@ -233,7 +222,28 @@ def _layers(built: Built) -> list[dict[str, object]]:
     ]
 
 
-def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildResponse:
+def _left_out(assembly: Assembly, compact: bool) -> tuple[list[dict[str, object]], Counter[str]]:
+    """The best candidates left out (none when compact), and how many were, by reason."""
+    censors = [s for s in assembly.censors if s.censor.memory_id not in assembly.shown_censors]
+    counts: Counter[str] = Counter(e.reason for e in assembly.excluded)
+    counts.update("budget" if s.chosen else "score" for s in censors)
+    if compact:
+        return [], counts
+    listed: list[dict[str, object]] = [
+        {
+            "memory_id": e.scored.candidate.memory_id,
+            "kind": e.scored.candidate.kind,
+            "reason": e.reason,
+            "score": e.scored.score,
+        }
+        for e in assembly.excluded[:_LEFT_OUT_SHOWN]
+    ]
+    return listed + _censors_left_out(censors), counts
+
+
+def manifest(
+    built: Built, timings_ms: Mapping[str, float], detail: ManifestDetail = "full"
+) -> ContextBuildResponse:
     """The response, validated in one call: a build returns a hundred items and more, and
     pydantic checks nested plain data much faster than it constructs the models one by one."""
     assembly, plan = built.assembly, built.plan
@@ -242,15 +252,7 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
         for i in built.included()
         if i.scored.candidate.semantic is not None
     ]
-    left_out = [
-        {
-            "memory_id": e.scored.candidate.memory_id,
-            "kind": e.scored.candidate.kind,
-            "reason": e.reason,
-            "score": e.scored.score,
-        }
-        for e in assembly.excluded[:_LEFT_OUT_SHOWN]
-    ] + _censors_left_out(assembly)
+    left_out, counts = _left_out(assembly, compact := detail == "compact")
     choice = built.choice
     return ContextBuildResponse.model_validate(
         {
@@ -264,8 +266,10 @@ def manifest(built: Built, timings_ms: Mapping[str, float]) -> ContextBuildRespo
                 "source": choice.source,
                 "scores": choice.scores,
             },
-            "layers": _layers(built),
+            "layers": _layers(built, compact),
             "left_out": left_out,
+            "left_out_counts": {reason: counts[reason] for reason in LEFT_OUT_REASONS},
+            "manifest": detail,
             "totals": {
                 "budget": plan.total,
                 "budget_source": plan.source,

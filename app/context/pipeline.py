@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.agents.service import get_agent
-from app.context import conversation, learnings, links, metrics, premises
+from app.context import conversation, learnings, links, metrics, premises, storing
 from app.context.budget import flexible_pool, flexible_shares, neighbours, plan_budget
 from app.context.calibration import calibrate
 from app.context.clock import Clock
@@ -28,8 +28,7 @@ from app.context.constraints import ScoredCensor, choose_censors
 from app.context.engine import ContextEngine
 from app.context.fill import DEFAULT_RULES, Rules, fill
 from app.context.frames import effective_frames
-from app.context.manifest import Assembly, Built, account, centroid, manifest
-from app.context.models import ContextBuild
+from app.context.manifest import Assembly, Built, account, manifest
 from app.context.periods import Period, mentioned_period
 from app.context.ranking import rank
 from app.context.render import (
@@ -162,10 +161,11 @@ def assemble(
 
 @dataclass(frozen=True)
 class Build:
-    """A build as returned, and the memories it holds."""
+    """A build as returned (the model, and its JSON as sent), and the memories it holds."""
 
     response: ContextBuildResponse
     item_ids: list[uuid.UUID]
+    document: str
 
 
 async def build(
@@ -260,13 +260,16 @@ async def build(
         uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, choice, plan, encoding,
         len(candidates), assembly, gathered.embedding, found, learned, checked,
     )  # fmt: skip
-    await store(session, tenant, request, built, stored := manifest(built, clock.so_far()))
+    stored = manifest(built, clock.so_far(), request.manifest)
+    document = stored.model_dump_json()  # encoded once: stored, and sent with the store's time
+    await storing.store(session, tenant, request, built, document, stored.relevance)
     clock.lap("store")
     # The stored manifest has every stage but its own storing; the response has that too.
-    response = stored.model_copy(update={"timings_ms": clock.so_far()})
+    timings = clock.so_far()
+    response = stored.model_copy(update={"timings_ms": timings})
     metrics.observe_build(response, assembly, first=not engine.served_first_build)
     engine.served_first_build = True
-    return Build(response, built.item_ids())
+    return Build(response, built.item_ids(), storing.with_timings(document, timings))
 
 
 def _fixed_content(
@@ -279,32 +282,4 @@ def _fixed_content(
         frame=choice.frame,
         working_memory=working_memory_text(gathered.agent.working_memory),
         calibration=calibration.note if calibration else None,
-    )
-
-
-async def store(
-    session: AsyncSession,
-    tenant: Tenant,
-    request: ContextBuildRequest,
-    built: Built,
-    response: ContextBuildResponse,
-) -> None:
-    """Keep the build: `GET /context/{id}` returns it, refresh and feedback read it."""
-    await ContextRepository(session).add_build(
-        ContextBuild(
-            id=built.build_id,
-            tenant_id=tenant.id,
-            agent_id=built.agent_id,
-            parent_id=built.parent_id,
-            input=request.input,
-            frame=built.choice.frame.name,
-            budget=built.plan.total,
-            tokens_used=built.assembly.tokens,
-            request=request.model_dump(mode="json"),
-            response=response.model_dump_json(),
-            item_ids=built.item_ids(),
-            centroid=centroid(built),
-            relevance=response.relevance,
-            created_at=built.created_at,
-        )
     )

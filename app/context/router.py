@@ -46,7 +46,7 @@ async def build_context(
     idempotent: Idempotent,
 ) -> Response:
     """Build the context for an input: the text for the system prompt and its manifest."""
-    # Serialized once, by pydantic: FastAPI would validate and serialize the build again.
+    # The JSON the build stored, sent as it is: FastAPI would validate and serialize it again.
     return await idempotent.once_serialized(
         tenant.id, lambda: service.build_context(session, engine, tenant, body)
     )

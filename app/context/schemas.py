@@ -23,6 +23,7 @@ FrameName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
 AgentRef = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]
 InputText = Annotated[Text, Field(min_length=1, max_length=50_000)]
 SessionId = Annotated[str, Field(pattern=SESSION_NAME_PATTERN)]
+ManifestDetail = Literal["full", "compact"]
 GIVEN: dict[str, JsonValue] = {"not": {"type": "null"}}
 # Validation context of a stored build's request: a refresh's rebuild keeps the original window
 # and may add the refresh's budget (the memory layers' then), which a request may not give both.
@@ -94,6 +95,12 @@ class ContextBuildRequest(RequestBody):
         "tokens and their shares; each field defaults to the agent's default_window, then to "
         "its CE_CONTEXT__WINDOW__ setting.",
     )
+    manifest: ManifestDetail = Field(
+        default="full",
+        description="`compact` for clients that do not read the manifest: items without "
+        "their score components, the candidates left out as counts only (`left_out_counts`); "
+        "a smaller answer, built and sent faster, and stored as it was returned.",
+    )
 
     @field_validator("window")
     @classmethod
@@ -142,7 +149,9 @@ class ContextItem(BaseModel):
     detail: Detail
     tokens: int
     score: float
-    components: ScoreParts
+    components: ScoreParts | None = Field(
+        default=None, description="What the score is made of; null in a compact manifest."
+    )
     reason: Admission | Literal["trigger", "relevant"] = Field(
         description="Why it is in: `meaning` (at least half as similar as the build's most "
         "similar memory), `words` (more than half the best word match), `kind_best` (the most "
@@ -184,6 +193,15 @@ class LeftOut(BaseModel):
     kind: FlexibleKind | Literal["censor"]
     reason: Literal["budget", "score", "duplicate"]
     score: float
+
+
+class LeftOutCounts(BaseModel):
+    """How many candidates did not make it, by reason: all of them, where `left_out` lists
+    the best few (none in a compact manifest)."""
+
+    budget: int
+    score: int
+    duplicate: int
 
 
 class FrameRead(BaseModel):
@@ -252,7 +270,16 @@ class ContextBuildResponse(BaseModel):
     context: str
     frame: FrameRead
     layers: list[LayerRead]
-    left_out: list[LeftOut]
+    left_out: list[LeftOut] = Field(
+        description="The best candidates that did not make it (50 memories and 50 "
+        "constraints at most); empty in a compact manifest."
+    )
+    left_out_counts: LeftOutCounts | None = Field(
+        default=None, description="Absent from builds stored by versions that did not count."
+    )
+    manifest: ManifestDetail = Field(
+        default="full", description="As requested: `compact` leaves out the score details."
+    )
     totals: Totals
     relevance: float | None = Field(description="Mean similarity of the loaded memories.")
     input_embedding: InputEmbeddingRead | None = Field(

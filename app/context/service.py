@@ -22,9 +22,9 @@ from app.tenants.models import Tenant
 
 async def build_context(
     session: AsyncSession, engine: ContextEngine, tenant: Tenant, request: ContextBuildRequest
-) -> ContextBuildResponse:
-    """Build the context for one input and store its manifest."""
-    return (await pipeline.build(session, engine, tenant, request)).response
+) -> str:
+    """Build the context for one input and store its manifest; the response's JSON."""
+    return (await pipeline.build(session, engine, tenant, request)).document
 
 
 async def read_build(

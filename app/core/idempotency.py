@@ -183,16 +183,16 @@ class IdempotentPost:
         return answer
 
     async def once_serialized(
-        self, tenant_id: uuid.UUID, produce: Callable[[], Awaitable[BaseModel]]
+        self, tenant_id: uuid.UUID, produce: Callable[[], Awaitable[str]]
     ) -> Response:
-        """As `once`, for a route that sends its answer as pydantic serializes it; a retry gets
+        """As `once`, for a route whose service gives its answer as JSON already; a retry gets
         the stored bytes, never parsed again."""
         if self.key is not None:
             stored = await self._claim(tenant_id)
             if stored is not None:
                 _refuse_erased(stored)
                 return _json_response(stored, {REPLAYED_HEADER: "true"})
-        body = (await produce()).model_dump_json()
+        body = await produce()
         if self.key is not None:
             await IdempotencyRepository(self.session).store(tenant_id, self.key, body)
         return _json_response(body, {})

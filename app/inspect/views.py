@@ -150,7 +150,9 @@ def build_page(
                 ItemView(
                     item,
                     texts.get(item.memory_id, "(erased)"),
-                    [(name, getattr(item.components, name)) for name in SCORE_PARTS],
+                    [(name, getattr(parts, name)) for name in SCORE_PARTS]
+                    if (parts := item.components) is not None
+                    else [],
                 )
                 for item in layer.items
             ],

@@ -43,6 +43,7 @@ class BuildOptions(TypedDict, total=False):
     now: datetime
     kinds: Sequence[str]
     metadata: Mapping[str, JsonValue]
+    manifest: Literal["full", "compact"]
 
 
 def _segment(value: str) -> str:

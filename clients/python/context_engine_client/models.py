@@ -172,6 +172,11 @@ class ContextBuildRequest(BaseModel):
     shares; each field defaults to the agent's default_window, then to its
     CE_CONTEXT__WINDOW__ setting.
     """
+    manifest: Literal["full", "compact"] = "full"
+    """`compact` for clients that do not read the manifest: items without their score
+    components, the candidates left out as counts only (`left_out_counts`); a smaller
+    answer, built and sent faster, and stored as it was returned.
+    """
 
 
 class ContextBuildResponse(BaseModel):
@@ -185,6 +190,13 @@ class ContextBuildResponse(BaseModel):
     frame: FrameRead
     layers: list[LayerRead]
     left_out: list[LeftOut]
+    """The best candidates that did not make it (50 memories and 50 constraints at most);
+    empty in a compact manifest.
+    """
+    left_out_counts: LeftOutCounts | None = None
+    """Absent from builds stored by versions that did not count."""
+    manifest: Literal["full", "compact"] = "full"
+    """As requested: `compact` leaves out the score details."""
     totals: Totals
     relevance: float | None
     """Mean similarity of the loaded memories."""
@@ -280,7 +292,8 @@ class ContextItem(BaseModel):
     detail: Literal["summary", "excerpt", "micro"]
     tokens: int
     score: float
-    components: ScoreParts
+    components: ScoreParts | None = None
+    """What the score is made of; null in a compact manifest."""
     reason: (
         Literal["meaning", "words", "kind_best", "standout", "neighbour", "period", "linked"]
         | Literal["trigger", "relevant"]
@@ -732,6 +745,18 @@ class LeftOut(BaseModel):
     kind: Literal["decision", "fact", "procedure", "episode"] | Literal["censor"]
     reason: Literal["budget", "score", "duplicate"]
     score: float
+
+
+class LeftOutCounts(BaseModel):
+    """How many candidates did not make it, by reason: all of them, where `left_out` lists
+    the best few (none in a compact manifest).
+    """
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    budget: int
+    score: int
+    duplicate: int
 
 
 class LinkRead(BaseModel):
