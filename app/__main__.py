@@ -11,6 +11,7 @@ from types import FrameType
 
 from app.core.config import Settings, get_settings
 from app.core.logging import configure_logging
+from app.core.shared_metrics import share_between_processes
 
 
 def _exit_cleanly(signum: int, frame: FrameType | None) -> None:
@@ -22,7 +23,7 @@ def _serve(settings: Settings, workers: int | None) -> None:
 
     from app.main import create_app
 
-    processes = workers or settings.api.workers
+    processes = workers or settings.api.processes()
     print(
         f"Context Engine on http://{settings.host}:{settings.port} — "
         f"docs at http://{settings.host}:{settings.port}/docs"
@@ -36,8 +37,10 @@ def _serve(settings: Settings, workers: int | None) -> None:
     if processes == 1:
         uvicorn.run(create_app(settings), host=host, port=port, log_config=None, access_log=False)
         return
-    # Each process builds the app from the environment; they share the port and the database.
+    # Each process builds the app from the environment; they share the port and the database,
+    # and write their metrics where any of them reads them all for /metrics.
     os.environ["CE_API__WORKERS"] = str(processes)
+    share_between_processes(settings.data_dir / "metrics")
     uvicorn.run(
         "app.main:app_from_environment",
         factory=True,

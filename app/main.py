@@ -13,6 +13,7 @@ from app.agents.router import router as agents_router
 from app.context.engine import ContextEngine
 from app.context.frame_catalogue import BUILTIN_FRAMES
 from app.context.router import router as context_router
+from app.core import shared_metrics
 from app.core.config import Settings
 from app.core.errors import install_error_handlers
 from app.core.middleware import (
@@ -104,6 +105,7 @@ def create_app(
                     yield
             finally:
                 await stop_task(warming)
+                shared_metrics.leave()
 
     # Prometheus' *_created series double the output and no dashboard of ours reads them.
     prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]  # untyped upstream

@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.core.processes import usable_cores
 from app.providers.local_models import DEFAULT_LOCAL_MODEL, local_model
 
 # A window's bounds on the messages it always keeps.
@@ -99,11 +100,16 @@ class ApiSettings(BaseModel):
 
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
     batch_max_items: int = Field(default=100, ge=1)
-    # Processes serving the API (`serve --workers N` sets it too): each runs the job worker
-    # unless CE_WORKER__IN_PROCESS=false, and its embedder runs on its share of the cores.
-    workers: int = Field(default=1, ge=1, le=64)
+    # Processes serving the API (`serve --workers N` sets it too), by default one per core the
+    # service may use: each runs the job worker unless CE_WORKER__IN_PROCESS=false, and its
+    # embedder runs on its share of the cores.
+    workers: int | None = Field(default=None, ge=1, le=64)
     page_size_default: int = Field(default=50, ge=1)
     page_size_max: int = Field(default=200, ge=1)
+
+    def processes(self) -> int:
+        """How many processes `serve` runs: as set, else one per core."""
+        return self.workers or usable_cores()
 
     @model_validator(mode="after")
     def _default_within_max(self) -> "ApiSettings":

@@ -1,4 +1,11 @@
-"""Prometheus metrics of the service; labels stay low-cardinality (no agent or memory ids)."""
+"""Prometheus metrics of the service; labels stay low-cardinality (no agent or memory ids).
+
+With several API processes (`shared_metrics.py`) counters and histograms add up across them;
+a gauge read at scrape time shows the latest value set, a process's own state the largest
+among the live processes.
+"""
+
+from typing import Final
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -13,8 +20,14 @@ HTTP_LATENCY = Histogram(
     ["route", "method"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
 )
+# How a gauge's values in several processes combine: the latest set, or the largest among the
+# processes that run.
+LATEST: Final = "mostrecent"
+LARGEST: Final = "livemax"
 DATABASE_UP = Gauge(
-    "ce_database_up", "1 when the database answered the last scrape's queries, else 0."
+    "ce_database_up",
+    "1 when the database answered the last scrape's queries, else 0.",
+    multiprocess_mode=LATEST,
 )
 MEMORIES_WRITTEN = Counter("ce_memories_written_total", "Memories written, by kind.", ["kind"])
 FACTS_CONFIRMED = Counter(
@@ -31,7 +44,8 @@ RETENTION_CHANGES = Counter(
 FACT_CONFIRMATION_RATE = Gauge(
     "ce_fact_confirmation_rate",
     "Of the facts written since start, the share that confirmed an active fact instead of "
-    "being stored anew.",
+    "being stored anew (with several API processes, in the one that wrote a fact last).",
+    multiprocess_mode=LATEST,
 )
 
 
@@ -48,7 +62,10 @@ def observe_fact_writes(created: int, repeated: int) -> None:
 
 
 MEMORIES_STORED = Gauge(
-    "ce_memories", "Memories stored, by kind and state (read at scrape time).", ["kind", "state"]
+    "ce_memories",
+    "Memories stored, by kind and state (read at scrape time).",
+    ["kind", "state"],
+    multiprocess_mode=LATEST,
 )
 JOBS_PROCESSED = Counter(
     "ce_jobs_processed_total",
@@ -65,17 +82,20 @@ JOB_QUEUE_DEPTH = Gauge(
     "ce_job_queue_depth",
     "Background jobs not done, by task and state (read at scrape time).",
     ["task", "state"],
+    multiprocess_mode=LATEST,
 )
 JOB_QUEUE_LAG = Gauge(
     "ce_job_queue_lag_seconds",
     "How long the longest-waiting background job due to run has waited, by task; 0 when none "
     "waits (read at scrape time).",
     ["task"],
+    multiprocess_mode=LATEST,
 )
 PROVIDER_CIRCUIT_OPEN = Gauge(
     "ce_provider_circuit_open",
-    "1 while calls to a provider are paused after failures in a row, else 0.",
+    "1 while calls to a provider are paused after failures in a row (in any API process), else 0.",
     ["provider"],
+    multiprocess_mode=LARGEST,
 )
 
 CONTEXT_BUILD_SECONDS = Histogram(
@@ -118,7 +138,9 @@ CONTEXT_REFRESHES = Counter(
 )
 CONTEXT_REFRESH_RATE = Gauge(
     "ce_context_refresh_rate",
-    "Rebuilds per refresh request (conversation turn checked) since start; target < 0.3.",
+    "Rebuilds per refresh request (conversation turn checked) since start; target < 0.3 (with "
+    "several API processes, in the one that checked a turn last).",
+    multiprocess_mode=LATEST,
 )
 CONTEXT_RECALL_PRECISION = Histogram(
     "ce_context_recall_precision",
@@ -126,7 +148,10 @@ CONTEXT_RECALL_PRECISION = Histogram(
     buckets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
 )
 CONTEXT_COLD_START = Gauge(
-    "ce_context_cold_start_seconds", "Duration of the first context build served by this process."
+    "ce_context_cold_start_seconds",
+    "Duration of the first context build served by a process (the slowest of the API "
+    "processes that run).",
+    multiprocess_mode=LARGEST,
 )
 TOOL_CALLS = Counter(
     "ce_tool_calls_total",

@@ -5,9 +5,11 @@ enough to tell, from another process of the same host and pid namespace, whether
 runs, even when its pid has been given to another process since.
 """
 
+import math
 import os
 import re
 import socket
+from pathlib import Path
 
 import psutil
 
@@ -26,6 +28,21 @@ def started_at(pid: int) -> float | None:
         return process.create_time()
     except psutil.NoSuchProcess:
         return None
+
+
+def usable_cores(cgroup_limit: Path = Path("/sys/fs/cgroup/cpu.max")) -> int:
+    """The cores this process may run on: its affinity, within a container's CPU limit."""
+    try:
+        cores = len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    try:  # cgroup v2: "<quota> <period>", or "max <period>" without a limit
+        quota, period = cgroup_limit.read_text().split()[:2]
+        if quota != "max":
+            cores = min(cores, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return cores
 
 
 def is_alive(pid: int) -> bool:

@@ -1,10 +1,11 @@
 """Health, readiness and Prometheus metrics; no key needed."""
 
 from fastapi import APIRouter, Request, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
 
 from app.core.db import Database
 from app.core.openapi import problems
+from app.core.shared_metrics import exposition
 from app.ops import service
 from app.ops.schemas import Health, Readiness
 
@@ -28,6 +29,7 @@ async def readyz(request: Request) -> Readiness:
     "/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}}
 )
 async def metrics(request: Request) -> Response:
-    """Prometheus metrics of the service; served while the database is down too."""
+    """Prometheus metrics of the service (of all its API processes); served while the database
+    is down too."""
     await service.refresh_gauges(request.app.state.database)
-    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+    return Response(exposition(), media_type=CONTENT_TYPE_LATEST)

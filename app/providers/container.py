@@ -34,7 +34,7 @@ def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> 
     tokens = TokenCounter(settings.data_dir / "tiktoken", settings.tokenizer.default_encoding)
     llm = build_llm_summarizer(settings.llm, tokens)
     guarded = GuardedEmbedder(
-        embedder or build_embedder(settings.embeddings, settings.api.workers),
+        embedder or build_embedder(settings.embeddings, settings.api.workers or 1),
         CircuitBreaker("embeddings", settings.breaker),
     )
     return Providers(

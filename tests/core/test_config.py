@@ -9,6 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from app.core.config import Settings
+from app.core.processes import usable_cores
 
 ENV_EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
 PREFIX = Settings.model_config.get("env_prefix", "")
@@ -92,3 +93,14 @@ def test_documented_defaults_are_the_defaults(monkeypatch: pytest.MonkeyPatch) -
         else:
             monkeypatch.setenv(name, value)
     assert Settings(_env_file=None).model_dump() == defaults.model_dump()
+
+
+def test_serve_runs_one_process_per_usable_core_unless_set(tmp_path: Path) -> None:
+    assert Settings(_env_file=None, api={"workers": 3}).api.processes() == 3
+    cores = usable_cores()
+    assert Settings(_env_file=None, api={}).api.processes() == cores >= 1
+    limit = tmp_path / "cpu.max"
+    limit.write_text("150000 100000\n")  # a container allowed 1.5 cores gets 2 processes
+    assert usable_cores(limit) == min(cores, 2)
+    limit.write_text("max 100000\n")
+    assert usable_cores(limit) == cores

@@ -49,6 +49,7 @@ def service_env(data_dir: Path, port: int | None = None, **settings: str) -> dic
     env[ENV_FLAG] = "1"
     env["CE_DATA_DIR"] = str(data_dir)
     env["CE_HOST"] = "127.0.0.1"
+    env["CE_API__WORKERS"] = "1"  # one process per core is the default; a test asks for more
     if port is not None:
         env["CE_PORT"] = str(port)
     env.update(settings)

@@ -200,10 +200,15 @@ def test_a_separate_worker_process_embeds_what_the_server_queued(
     assert_postgres_stopped(data_dir)
 
 
+# The builds' count in /metrics (each build observes its total once).
+BUILDS_COUNTED = 'ce_context_build_seconds_count{stage="total"}'
+
+
 def test_two_api_processes_share_the_port_the_data_and_the_first_key(tmp_path: Path) -> None:
     """`serve --workers 2` (here CE_API__WORKERS=2) on an empty data dir: one key is made, both
     processes answer on the port, a memory written through one is embedded and built from,
-    and SIGTERM stops them and the embedded PostgreSQL."""
+    /metrics counts the builds of both whichever answers, and SIGTERM stops them and the
+    embedded PostgreSQL."""
     data_dir, logs, port = tmp_path / "data", tmp_path / "logs", free_port()
     env = service_env(data_dir, port, CE_API__WORKERS="2")
     with launch("serve", env, logs, "serve-2") as server:
@@ -221,6 +226,9 @@ def test_two_api_processes_share_the_port_the_data_and_the_first_key(tmp_path: P
                     )
                     assert build.status_code == 200, build.text
                     assert CONTENT in build.json()["context"]
+            for _ in range(6):
+                with client(port) as fresh:
+                    assert f"{BUILDS_COUNTED} 10.0" in fresh.get("/metrics").text
         apps = [p for p in psutil.Process(server.popen.pid).children() if "python" in p.name()]
         assert len(apps) >= 2, server.report()
         assert "(2 processes)" in server.err()
