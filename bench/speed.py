@@ -13,7 +13,7 @@ from app.core.config import Settings
 from app.memories.schemas import MemoryRead
 from app.providers.embeddings import LocalEmbedder
 from bench import charts
-from bench.client import ApiClient
+from bench.client import ApiClient, ApiError
 from bench.conversation_script import script
 from bench.corpus import REFERENCE_TIME, CorpusGenerator
 from bench.floor import measure_floor
@@ -50,12 +50,14 @@ WINDOW: dict[str, JsonValue] = {
 }
 
 
-def _request(query: str, session: bool = False) -> dict[str, JsonValue]:
+def _request(query: str, session: bool = False, manifest: str = "full") -> dict[str, JsonValue]:
     request: dict[str, JsonValue] = {
         "agent_id": MEASURED,
         "input": query,
         "now": REFERENCE_TIME.isoformat(),
     }
+    if manifest != "full":  # the default, and a field versions before it do not take
+        request["manifest"] = manifest
     if session:
         return request | {"session_id": SESSION, "window": WINDOW}
     return request | {"budget": BUDGET}
@@ -112,6 +114,7 @@ async def _builds(
     per_client: int,
     desc: str,
     session: bool = False,
+    manifest: str = "full",
 ) -> tuple[list[float], list[float], dict[str, list[float]], list[int], float]:
     """Server ms, client ms, stage ms, tokens used, and wall seconds of the builds."""
     server: list[float] = []
@@ -123,7 +126,7 @@ async def _builds(
     async def one_client(offset: int) -> None:
         for i in range(per_client):
             query = queries[(offset + i) % len(queries)]
-            built, elapsed_ms = await api.build(_request(query, session))
+            built, elapsed_ms = await api.build(_request(query, session, manifest))
             server.append(built.timings_ms["total"])
             client.append(elapsed_ms)
             used.append(built.totals.used)
@@ -136,6 +139,20 @@ async def _builds(
     wall = time.perf_counter() - started
     bar.close()
     return server, client, stages, used, wall
+
+
+async def _compact_builds(
+    api: ApiClient, queries: list[str]
+) -> tuple[list[float], list[float]] | None:
+    """Server and client ms of the seen inputs built with a compact manifest; none from a
+    version without it."""
+    try:
+        server, client, _s, _u, _w = await _builds(
+            api, queries, 1, len(queries), "c=1, seen, compact", manifest="compact"
+        )
+    except ApiError:
+        return None
+    return server, client
 
 
 async def _step(
@@ -161,6 +178,7 @@ async def _step(
     queries = fresh(QUERIES)
     server1, client1, stages1, used, _wall = await _builds(api, queries, 1, len(queries), "c=1")
     seen, _c, _s, _u, _w = await _builds(api, queries, 1, len(queries), "c=1, seen before")
+    compact = await _compact_builds(api, queries)
     appended = await appended_builds(
         api, MEASURED, [_request(q) for q in fresh(APPENDED)], "c=1, appended"
     )
@@ -204,6 +222,8 @@ async def _step(
         server_c1=server_c1,
         server_c1_seen=percentiles(seen),
         server_c1_appended=percentiles(appended),
+        server_c1_compact=percentiles(compact[0]) if compact else None,
+        client_c1_compact=percentiles(compact[1]) if compact else None,
         client_c1=percentiles(client1),
         server_c16=percentiles(server16),
         client_c16=percentiles(client16),
