@@ -61,31 +61,43 @@ def _trigger_matched(censor: Censor, terms: frozenset[str]) -> bool:
     )
 
 
-def _similarities(censors: Sequence[Censor], vector: Vector | None) -> list[float]:
-    """Each censor's similarity to the input (0 without vectors), in one matrix product."""
-    found = [0.0] * len(censors)
-    present = [(i, c.embedding) for i, c in enumerate(censors) if c.embedding is not None]
-    if vector is None or not present:
+class CensorSet(tuple[Censor, ...]):
+    """An agent's active censors, with what scoring them needs made once: the process's censor
+    cache hands the same set to every build until one of them changes."""
+
+    @functools.cached_property
+    def _embedded(self) -> tuple[list[int], np.ndarray | None]:
+        """The positions of the censors with a vector, and their vectors as one matrix."""
+        present = [i for i, c in enumerate(self) if c.embedding is not None]
+        vectors = [c.embedding for c in self if c.embedding is not None]
+        return present, np.stack(vectors) if vectors else None
+
+    @functools.cached_property
+    def _frames(self) -> dict[tuple[str, ...], list[float]]:
+        return {}
+
+    def similarities(self, vector: Vector | None) -> list[float]:
+        """Each censor's similarity to the input (0 without vectors), in one matrix product."""
+        found = [0.0] * len(self)
+        present, matrix = self._embedded
+        if vector is None or matrix is None:
+            return found
+        for i, value in zip(present, (matrix @ vector).tolist(), strict=True):
+            found[i] = max(value, 0.0)
         return found
-    products = np.stack([e for _i, e in present]) @ vector
-    for (i, _e), value in zip(present, products.tolist(), strict=True):
-        found[i] = max(value, 0.0)
-    return found
+
+    def about(self, cues: tuple[str, ...]) -> list[float]:
+        """1 for each censor whose text holds one of a frame's cues, else 0."""
+        flags = self._frames.get(cues)
+        if flags is None:
+            flags = self._frames[cues] = [
+                1.0 if cue_matches(f"{c.pattern} {c.domain}", cues) else 0.0 for c in self
+            ]
+        return flags
 
 
-def _score(
-    censor: Censor, semantic: float, terms: frozenset[str], frame: Frame
-) -> tuple[float, float, float]:
-    words = len(censor.terms & terms) / len(censor.terms) if censor.terms else 0.0
-    about_frame = 1.0 if _about(f"{censor.pattern} {censor.domain}", frame.cues) else 0.0
-    return semantic, words, about_frame
-
-
-@functools.lru_cache(maxsize=65_536)
-def _about(text: str, cues: tuple[str, ...]) -> bool:
-    """Whether a censor's text holds one of a frame's cues: the same few hundred censors are
-    tested against the same frames in build after build."""
-    return bool(cue_matches(text, cues))
+def _words(censor: Censor, terms: frozenset[str]) -> float:
+    return len(censor.terms & terms) / len(censor.terms) if censor.terms else 0.0
 
 
 def choose_censors(
@@ -98,8 +110,15 @@ def choose_censors(
     """Every censor scored, the chosen first (trigger matches, then by relevance, BLOCK before
     WARN among equals), then the rest by relevance; ties by their text, so the same data gives
     the same order."""
-    similarities = _similarities(censors, vector)
-    parts = [_score(c, s, terms, frame) for c, s in zip(censors, similarities, strict=True)]
+    censors = censors if isinstance(censors, CensorSet) else CensorSet(censors)
+    parts = list(
+        zip(
+            censors.similarities(vector),
+            [_words(c, terms) for c in censors],
+            censors.about(frame.cues),
+            strict=True,
+        )
+    )
     relevance = [s + rules.words * w + rules.frame * f for s, w, f in parts]
     mean = sum(relevance) / len(relevance) if relevance else 0.0
     spread = math.sqrt(sum((r - mean) ** 2 for r in relevance) / len(relevance)) if relevance else 0
@@ -114,9 +133,17 @@ def choose_censors(
         elif value >= bar or len(censors) <= rules.all_up_to:
             reason = "relevant"
         scored.append(ScoredCensor(censor, semantic, words, about_frame, round(value, 6), reason))
-    best = max(scored, key=lambda s: (s.relevance, s.censor.action == "block"), default=None)
-    if best and not any(s.chosen for s in scored) and best.relevance >= rules.best_floor:
-        scored[scored.index(best)] = replace(best, reason="relevant")
+    first = max(  # the first most relevant, BLOCK before WARN
+        range(len(scored)),
+        key=lambda i: (scored[i].relevance, scored[i].censor.action == "block"),
+        default=None,
+    )
+    if (
+        first is not None
+        and not any(s.chosen for s in scored)
+        and (best := scored[first]).relevance >= rules.best_floor
+    ):
+        scored[first] = replace(best, reason="relevant")
     scored.sort(
         key=lambda s: (
             s.reason != "trigger",

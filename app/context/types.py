@@ -1,6 +1,7 @@
 """Plain data passed between the stages of context assembly (no I/O, no ORM objects)."""
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, Protocol
@@ -145,7 +146,7 @@ class Standing:
     (confidence, outcome) of its latest reviewed decisions (the calibration note), and the notes
     of those outcomes by decision (the lessons of Past Learnings)."""
 
-    censors: list[Censor]
+    censors: Sequence[Censor]
     reviewed: list[tuple[float, str]]
     notes: dict[uuid.UUID, str] = field(default_factory=dict)
 
