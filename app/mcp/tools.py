@@ -58,7 +58,13 @@ async def search_memories(
 ) -> SearchResult:
     """The agent's memories that best match a query, by meaning and words: the candidates a
     build of the query loads, best first, with their summaries."""
-    body: JsonBody = {"agent_id": agent_id, "input": query, "budget": SEARCH_BUDGET}
+    # The tools read the items, not their score components nor what was left out.
+    body: JsonBody = {
+        "agent_id": agent_id,
+        "input": query,
+        "budget": SEARCH_BUDGET,
+        "manifest": "compact",
+    }
     if kinds:
         body["kinds"] = list(kinds)
     build = await api.build(body)
@@ -139,7 +145,7 @@ def _register_context_tools(server: MCPServer, connect: Connect) -> None:
         """Build the context for what the agent is about to answer: the memories that matter
         inside a hard token budget (`budget`), or, with a session, also its pruned history
         inside the whole prompt's `window`. Put `context` in the system prompt."""
-        body: JsonBody = {"agent_id": agent_id, "input": input}
+        body: JsonBody = {"agent_id": agent_id, "input": input, "manifest": "compact"}
         if session_id is not None:
             body["session_id"] = session_id
         if budget is not None:
