@@ -177,7 +177,7 @@ async def _step(
     await _builds(api, fresh(20), 1, 20, "warm-up")
     queries = fresh(QUERIES)
     server1, client1, stages1, used, _wall = await _builds(api, queries, 1, len(queries), "c=1")
-    seen, _c, _s, _u, _w = await _builds(api, queries, 1, len(queries), "c=1, seen before")
+    seen, seen_client, _s, _u, _w = await _builds(api, queries, 1, len(queries), "c=1, seen before")
     compact = await _compact_builds(api, queries)
     appended = await appended_builds(
         api, MEASURED, [_request(q) for q in fresh(APPENDED)], "c=1, appended"
@@ -222,6 +222,7 @@ async def _step(
         server_c1=server_c1,
         server_c1_seen=percentiles(seen),
         server_c1_appended=percentiles(appended),
+        client_c1_seen=percentiles(seen_client),
         server_c1_compact=percentiles(compact[0]) if compact else None,
         client_c1_compact=percentiles(compact[1]) if compact else None,
         client_c1=percentiles(client1),

@@ -62,7 +62,8 @@ class SizeStep:
     # build (server ms); None in older results, where every input was new to the service.
     server_c1_seen: Percentiles | None = None
     server_c1_appended: Percentiles | None = None
-    # The seen inputs built again with `manifest: compact` (server and client ms).
+    # The seen inputs built again: client ms; and with `manifest: compact` (server and client).
+    client_c1_seen: Percentiles | None = None
     server_c1_compact: Percentiles | None = None
     client_c1_compact: Percentiles | None = None
 
@@ -256,6 +257,11 @@ def _seen_lines(steps: list[SizeStep]) -> list[str]:
             f"{_ms(appended.p95)}; new inputs {_ms(new.p50)} / {_ms(new.p95)} "
             f"({new.p95 / max(seen.p95, 1e-6):.2f} times the seen p95; target ≤ 1.3)"
         )
+        if s.client_c1_seen is not None:
+            client = s.client_c1_seen
+            lines.append(
+                f"Built again, {s.size:,}: client p50 / p95 {_ms(client.p50)} / {_ms(client.p95)}"
+            )
         if s.server_c1_compact is not None and s.client_c1_compact is not None:
             compact, client = s.server_c1_compact, s.client_c1_compact
             lines.append(
