@@ -36,6 +36,22 @@ def exposition() -> bytes:
     return generate_latest(registry)
 
 
+def series_labels(name: str) -> set[tuple[str, ...]]:
+    """The label values of a metric's series as all the processes wrote them; none unless
+    shared. A series cannot be removed in this mode: a gauge read at scrape time sets 0 for
+    those that are gone."""
+    if not is_shared():
+        return set()
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # untyped upstream
+    return {
+        tuple(sample.labels.values())
+        for metric in registry.collect()
+        if metric.name == name
+        for sample in metric.samples
+    }
+
+
 def leave() -> None:
     """This process ends: its gauges stop counting among the live processes'."""
     if is_shared():

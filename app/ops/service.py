@@ -3,6 +3,7 @@
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core import shared_metrics
 from app.core.db import Database, database_unavailable
 from app.core.errors import ServiceUnavailable
 from app.core.job_models import TASKS
@@ -46,6 +47,10 @@ async def _read_gauges(session: AsyncSession) -> None:
             JOB_QUEUE_DEPTH.labels(task, state).set(depth.get((task, state), 0))
         JOB_QUEUE_LAG.labels(task).set(lag.get(task, 0.0))
     counts = await MemoryRepository(session).count_by_kind_and_state()
-    MEMORIES_STORED.clear()
+    if shared_metrics.is_shared():  # a (kind, state) with no memory left shows 0
+        for kind, state in shared_metrics.series_labels("ce_memories") - counts.keys():
+            MEMORIES_STORED.labels(kind, state).set(0)
+    else:  # it leaves the output
+        MEMORIES_STORED.clear()
     for (kind, state), count in counts.items():
         MEMORIES_STORED.labels(kind, state).set(count)

@@ -202,6 +202,7 @@ def test_a_separate_worker_process_embeds_what_the_server_queued(
 
 # The builds' count in /metrics (each build observes its total once).
 BUILDS_COUNTED = 'ce_context_build_seconds_count{stage="total"}'
+NEW_FACTS = 'ce_memories{kind="fact",state="new"}'
 
 
 def test_two_api_processes_share_the_port_the_data_and_the_first_key(tmp_path: Path) -> None:
@@ -229,6 +230,13 @@ def test_two_api_processes_share_the_port_the_data_and_the_first_key(tmp_path: P
             for _ in range(6):
                 with client(port) as fresh:
                     assert f"{BUILDS_COUNTED} 10.0" in fresh.get("/metrics").text
+            # A count that falls to none shows 0 from either process (not its last value).
+            assert f"{NEW_FACTS} 1.0" in http.get("/metrics").text
+            patched = http.patch(f"/memories/{written['id']}", json={"action": "invalidate"})
+            assert patched.status_code == 200, patched.text
+            for _ in range(6):
+                with client(port) as fresh:
+                    assert f"{NEW_FACTS} 0.0" in fresh.get("/metrics").text
         apps = [p for p in psutil.Process(server.popen.pid).children() if "python" in p.name()]
         assert len(apps) >= 2, server.report()
         assert "(2 processes)" in server.err()
