@@ -95,12 +95,11 @@ async def list_contexts(
 
 
 # Only an id matches: GET /context/build is a wrong method (405), not a malformed context id.
-@router.get("/{context_id:uuid}")
-async def get_context(
-    context_id: uuid.UUID, session: DbSession, tenant: CurrentTenant
-) -> ContextBuildResponse:
-    """A stored build, with its manifest."""
-    return await service.read_build(session, tenant, context_id)
+@router.get("/{context_id:uuid}", response_model=ContextBuildResponse)
+async def get_context(context_id: uuid.UUID, session: DbSession, tenant: CurrentTenant) -> Response:
+    """A stored build, with its manifest: the JSON the build returned, sent as it was stored."""
+    document = await service.read_build(session, tenant, context_id)
+    return Response(content=document, media_type="application/json")
 
 
 @router.post("/{context_id:uuid}/feedback", responses=problems(409, *WITH_BODY))

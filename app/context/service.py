@@ -13,7 +13,6 @@ from app.context.repository import ContextRepository
 from app.context.schemas import (
     ContextBuildList,
     ContextBuildRequest,
-    ContextBuildResponse,
     ContextBuildSummary,
 )
 from app.core.errors import NotFound
@@ -27,14 +26,12 @@ async def build_context(
     return (await pipeline.build(session, engine, tenant, request)).document
 
 
-async def read_build(
-    session: AsyncSession, tenant: Tenant, context_id: uuid.UUID
-) -> ContextBuildResponse:
-    """A stored build, as it was returned."""
+async def read_build(session: AsyncSession, tenant: Tenant, context_id: uuid.UUID) -> str:
+    """A stored build's JSON, as it was returned (without the storing's own time)."""
     build = await ContextRepository(session).get_build(tenant.id, context_id)
     if build is None:
         raise NotFound(f"Context {context_id} does not exist.")
-    return ContextBuildResponse.model_validate_json(build.response)
+    return build.response
 
 
 async def list_builds(

@@ -4,6 +4,7 @@ from typing import Any
 
 import httpx
 
+from app.context.storing import with_timings
 from tests.context.test_build_api import QUESTION, build
 from tests.factories import Tenancy
 
@@ -15,9 +16,17 @@ def _without_timings(document: dict[str, Any]) -> dict[str, Any]:
 async def test_the_stored_build_is_the_answer_and_the_answer_has_the_stores_time(
     client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
 ) -> None:
-    result = await build(client, tenancy, input=QUESTION, budget=4000)
-    stored = (await client.get(f"/context/{result['context_id']}", headers=tenancy.headers)).json()
+    answer = await client.post(
+        "/context/build",
+        headers=tenancy.headers,
+        json={"agent_id": "newton", "input": QUESTION, "budget": 4000},
+    )
+    result = answer.json()
+    read = await client.get(f"/context/{result['context_id']}", headers=tenancy.headers)
+    stored = read.json()
     assert _without_timings(stored) == _without_timings(result)
+    # The same bytes: encoded once, sent back as stored (but for the stages' times).
+    assert with_timings(read.text, {}) == with_timings(answer.text, {})
     # The stored build was written before its storing took time; the answer after.
     assert "store" not in stored["timings_ms"]
     assert result["timings_ms"]["store"] >= 0
