@@ -20,6 +20,7 @@ from app.runtime import Runtime, build_handlers, open_database, prepare_schema
 from tests.factories import Tenancy, new_tenancy, remove_tenancy
 from tests.fake_openai import FakeOpenAI
 from tests.netguard.sitecustomize import install
+from tests.openai_stack import FAST_BREAKER, FAST_WORKER, Stack, open_stack
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -146,6 +147,20 @@ def fake(fake_openai_server: FakeOpenAI) -> Iterator[FakeOpenAI]:
     fake_openai_server.reset()
     yield fake_openai_server
     fake_openai_server.reset()
+
+
+@pytest.fixture
+async def fast_stack(
+    settings: Settings,
+    database: Database,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    fake: FakeOpenAI,
+) -> AsyncIterator[Stack]:
+    """An app and a worker against the fake OpenAI server, with fast retry and breaker clocks."""
+    async with open_stack(
+        settings, database, sessionmaker, fake, worker=FAST_WORKER, breaker=FAST_BREAKER
+    ) as opened:
+        yield opened
 
 
 @pytest.fixture

@@ -26,6 +26,14 @@ from app.runtime import Runtime, build_handlers
 from tests.factories import Tenancy
 from tests.fake_openai import FakeOpenAI
 
+# Fast clocks: a job's retry is due after 5-10 ms, far sooner than the breaker's pauses of
+# 100-200 ms, so only the breaker keeps the worker from calling on every pass; two attempts
+# for a job that fails for a reason of its own (an outage must not count against it).
+FAST_WORKER = WorkerSettings(
+    in_process=False, max_attempts=2, backoff_base_seconds=0.005, backoff_max_seconds=0.01
+)
+FAST_BREAKER = BreakerSettings(failures_to_open=2, first_pause_seconds=0.1, max_pause_seconds=0.2)
+
 EMBED_MODEL = "text-embedding-3-small"
 CHAT_MODEL = "fake-chat"
 DIMENSIONS = 384  # the test database's vector column

@@ -13,7 +13,7 @@ is read again, by any process.
 import uuid
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from app.context.constraints import CensorSet
 from app.context.types import Censor
@@ -26,9 +26,9 @@ Known = Mapping[uuid.UUID, tuple[int, Censor]]
 
 @dataclass(frozen=True)
 class _Held:
-    censors: Known = field(default_factory=dict)
-    order: tuple[tuple[uuid.UUID, int], ...] = ()  # (id, version) of each, in the agent's order
-    set: CensorSet = field(default_factory=CensorSet)
+    censors: Known
+    order: tuple[tuple[uuid.UUID, int], ...]  # (id, version) of each, in the agent's order
+    set: CensorSet
 
 
 class CensorCache:

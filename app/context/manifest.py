@@ -23,7 +23,7 @@ from app.context.learnings import Learnings
 from app.context.premises import PremiseCheck
 from app.context.premises import read as premises_read
 from app.context.render import LEADING, FixedSections
-from app.context.schemas import ContextBuildResponse, ManifestDetail
+from app.context.schemas import ContextBuildResponse, LeftOutCounts, ManifestDetail
 from app.context.types import (
     FLEXIBLE_KINDS,
     Excluded,
@@ -43,7 +43,6 @@ LAYER_NAMES: dict[FlexibleKind, str] = {
     "episode": "episodes",
 }
 _LEFT_OUT_SHOWN = 50
-LEFT_OUT_REASONS = ("budget", "score", "duplicate")
 # The score parts a censor has no use for.
 CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period", "link")
 
@@ -268,7 +267,7 @@ def manifest(
             },
             "layers": _layers(built, compact),
             "left_out": left_out,
-            "left_out_counts": {reason: counts[reason] for reason in LEFT_OUT_REASONS},
+            "left_out_counts": {reason: counts[reason] for reason in LeftOutCounts.model_fields},
             "manifest": detail,
             "totals": {
                 "budget": plan.total,

@@ -1,4 +1,5 @@
-"""Which processes of this machine are alive, so work and handles of dead ones can be let go.
+"""Which processes of this machine are alive, so work and handles of dead ones can be let go;
+and how many cores this one may use.
 
 A process is named `host:pid namespace:pid:start` (its start in milliseconds since the epoch):
 enough to tell, from another process of the same host and pid namespace, whether it still

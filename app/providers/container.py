@@ -34,6 +34,7 @@ def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> 
     tokens = TokenCounter(settings.data_dir / "tiktoken", settings.tokenizer.default_encoding)
     llm = build_llm_summarizer(settings.llm, tokens)
     guarded = GuardedEmbedder(
+        # Unset, the workers are not several processes of one `serve`: the cores are all ours.
         embedder or build_embedder(settings.embeddings, settings.api.workers or 1),
         CircuitBreaker("embeddings", settings.breaker),
     )

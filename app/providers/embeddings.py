@@ -1,6 +1,5 @@
 """Embedding providers: a local model run offline, or an OpenAI-compatible endpoint."""
 
-import os
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -8,6 +7,7 @@ import numpy as np
 import openai
 
 from app.core.config import EmbeddingSettings
+from app.core.processes import usable_cores
 from app.providers.breaker import CircuitBreaker
 from app.providers.errors import ProviderUnavailable, from_openai_error
 from app.providers.local_embedder import LocalEmbedder
@@ -155,5 +155,5 @@ def build_embedder(settings: EmbeddingSettings, processes: int = 1) -> Embedder:
     dimensions); a local model runs on this process's share of the cores among `processes`."""
     if settings.provider == "openai":
         return OpenAIEmbedder(settings)
-    threads = settings.threads or max(1, (os.cpu_count() or 1) // processes)
+    threads = settings.threads or max(1, usable_cores() // processes)
     return LocalEmbedder(settings.model, threads)

@@ -4,7 +4,6 @@ vector for the message; a repeated input and a refresh with it embed it once, wi
 an embedding that failed is tried again by the next build; only the last inputs are kept."""
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -17,23 +16,9 @@ from app.core.db import Database
 from app.sessions.models import SessionMessage
 from tests.factories import Tenancy, put_agent
 from tests.fake_openai import FakeOpenAI
-from tests.openai_stack import Stack, open_stack
-from tests.providers.test_outages import BREAKER, WORKER
+from tests.openai_stack import FAST_BREAKER, Stack, open_stack
 
 AGENT = "newton"
-
-
-@pytest.fixture
-async def stack(
-    settings: Settings,
-    database: Database,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    fake: FakeOpenAI,
-) -> AsyncIterator[Stack]:
-    async with open_stack(
-        settings, database, sessionmaker, fake, worker=WORKER, breaker=BREAKER
-    ) as opened:
-        yield opened
 
 
 def embedded(fake: FakeOpenAI, text: str) -> int:
@@ -64,14 +49,14 @@ async def until_embedded(fake: FakeOpenAI, text: str) -> None:
 
 
 async def test_a_build_finds_the_appended_message_embedded(
-    stack: Stack,
+    fast_stack: Stack,
     fake: FakeOpenAI,
     tenancy: Tenancy,
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
-    await put_agent(stack.client, tenancy, AGENT)
+    await put_agent(fast_stack.client, tenancy, AGENT)
     question = "Which index did we choose for the vectors?"
-    response = await stack.client.post(
+    response = await fast_stack.client.post(
         f"/agents/{AGENT}/sessions/chat-1/messages",
         headers=tenancy.headers,
         json={
@@ -85,8 +70,8 @@ async def test_a_build_finds_the_appended_message_embedded(
     await until_embedded(fake, question)  # started by the append, the worker not run
     assert embedded(fake, "Hello, how can I help?") == 0  # only what a build will take
 
-    built = await build(stack.client, tenancy, question, session_id="chat-1")
-    await stack.worker.drain()  # the messages' vectors, for recall by meaning
+    built = await build(fast_stack.client, tenancy, question, session_id="chat-1")
+    await fast_stack.worker.drain()  # the messages' vectors, for recall by meaning
 
     assert built["input_embedding"] == {"embedded": True, "reason": None}
     assert embedded(fake, question) == 1
@@ -97,13 +82,13 @@ async def test_a_build_finds_the_appended_message_embedded(
 
 
 async def test_a_repeated_input_and_its_refresh_embed_it_once(
-    stack: Stack, fake: FakeOpenAI, tenancy: Tenancy
+    fast_stack: Stack, fake: FakeOpenAI, tenancy: Tenancy
 ) -> None:
-    await put_agent(stack.client, tenancy, AGENT)
+    await put_agent(fast_stack.client, tenancy, AGENT)
     question = "What do we use for caching?"
-    first = await build(stack.client, tenancy, question)
-    again = await build(stack.client, tenancy, question)
-    refreshed = await stack.client.post(
+    first = await build(fast_stack.client, tenancy, question)
+    again = await build(fast_stack.client, tenancy, question)
+    refreshed = await fast_stack.client.post(
         "/context/refresh",
         headers=tenancy.headers,
         json={"context_id": first["context_id"], "input": question, "decision_point": True},
@@ -117,27 +102,27 @@ async def test_a_repeated_input_and_its_refresh_embed_it_once(
 
 
 async def test_another_tenants_same_input_is_embedded_for_it(
-    stack: Stack, fake: FakeOpenAI, tenancy: Tenancy, other_tenancy: Tenancy
+    fast_stack: Stack, fake: FakeOpenAI, tenancy: Tenancy, other_tenancy: Tenancy
 ) -> None:
     # Kept per tenant: how fast a build answers cannot tell whether another used a text.
     question = "Is the staging database password rotated?"
     for each in (tenancy, other_tenancy):
-        await put_agent(stack.client, each, AGENT)
-        await build(stack.client, each, question)
+        await put_agent(fast_stack.client, each, AGENT)
+        await build(fast_stack.client, each, question)
     assert embedded(fake, question) == 2
 
 
 async def test_an_input_whose_embedding_failed_is_embedded_by_the_next_build(
-    stack: Stack, fake: FakeOpenAI, tenancy: Tenancy
+    fast_stack: Stack, fake: FakeOpenAI, tenancy: Tenancy
 ) -> None:
-    await put_agent(stack.client, tenancy, AGENT)
+    await put_agent(fast_stack.client, tenancy, AGENT)
     question = "Who reviews the schema changes?"
     fake.fail_next(1, status=503)
-    alone = await build(stack.client, tenancy, question)
+    alone = await build(fast_stack.client, tenancy, question)
     assert alone["input_embedding"]["embedded"] is False
     assert "words alone" in alone["input_embedding"]["reason"]
 
-    retried = await build(stack.client, tenancy, question)
+    retried = await build(fast_stack.client, tenancy, question)
 
     assert retried["input_embedding"] == {"embedded": True, "reason": None}
     assert embedded(fake, question) == 1
@@ -153,13 +138,13 @@ async def test_only_the_last_inputs_are_kept(
     kept: int,
 ) -> None:
     async with open_stack(
-        settings, database, sessionmaker, fake, breaker=BREAKER, query_cache_size=kept
-    ) as stack:
-        await put_agent(stack.client, tenancy, AGENT)
+        settings, database, sessionmaker, fake, breaker=FAST_BREAKER, query_cache_size=kept
+    ) as fast_stack:
+        await put_agent(fast_stack.client, tenancy, AGENT)
         first, second = "What runs the billing jobs?", "Who owns the billing jobs?"
-        await build(stack.client, tenancy, first)
-        await build(stack.client, tenancy, second)  # with one kept, the first goes
-        await build(stack.client, tenancy, first)
-        await build(stack.client, tenancy, first)
+        await build(fast_stack.client, tenancy, first)
+        await build(fast_stack.client, tenancy, second)  # with one kept, the first goes
+        await build(fast_stack.client, tenancy, first)
+        await build(fast_stack.client, tenancy, first)
     assert embedded(fake, second) == 1
     assert embedded(fake, first) == (3 if kept == 0 else 2)

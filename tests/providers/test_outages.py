@@ -13,19 +13,20 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.config import BreakerSettings, ContextSettings, Settings, WorkerSettings
+from app.core.config import BreakerSettings, ContextSettings, Settings
 from app.core.db import Database
 from tests.factories import Tenancy, fact, put_agent, write
 from tests.fake_openai import FakeOpenAI
-from tests.openai_stack import EMBED_MODEL, Stack, jobs, open_stack, read
-
-# Fast clocks: a job's retry is due after 5-10 ms, far sooner than the breaker's pauses of
-# 100-200 ms, so only the breaker keeps the worker from calling on every pass; two attempts
-# for a job that fails for a reason of its own (an outage must not count against it).
-WORKER = WorkerSettings(
-    in_process=False, max_attempts=2, backoff_base_seconds=0.005, backoff_max_seconds=0.01
+from tests.openai_stack import (
+    EMBED_MODEL,
+    FAST_BREAKER,
+    FAST_WORKER,
+    Stack,
+    jobs,
+    open_stack,
+    read,
 )
-BREAKER = BreakerSettings(failures_to_open=2, first_pause_seconds=0.1, max_pause_seconds=0.2)
+
 DEADLINE = 0.3
 
 
@@ -38,7 +39,13 @@ async def stack(
 ) -> AsyncIterator[Stack]:
     context = ContextSettings(embedding_deadline_seconds=DEADLINE)
     async with open_stack(
-        settings, database, sessionmaker, fake, worker=WORKER, breaker=BREAKER, context=context
+        settings,
+        database,
+        sessionmaker,
+        fake,
+        worker=FAST_WORKER,
+        breaker=FAST_BREAKER,
+        context=context,
     ) as opened:
         yield opened
 
@@ -78,12 +85,12 @@ async def test_an_outage_of_any_length_loses_no_embedding(
 
     (job,) = jobs(await read(stack, tenancy, first["id"]))
     assert job["state"] == "queued"  # never failed, however many attempts
-    assert job["attempts"] > WORKER.max_attempts
+    assert job["attempts"] > FAST_WORKER.max_attempts
     assert "503" in job["last_error"]
     # The breaker keeps the worker from calling the provider on every pass: the failures that
     # open it, then one trial per pause at most.
     outage_calls = len(fake.requests_to("/v1/embeddings"))
-    most = BREAKER.failures_to_open + outage_seconds / BREAKER.first_pause_seconds
+    most = FAST_BREAKER.failures_to_open + outage_seconds / FAST_BREAKER.first_pause_seconds
     assert outage_calls <= most, (outage_calls, passes)
 
     fake.recover()  # no restart: the next trial finds the provider back and the backlog drains

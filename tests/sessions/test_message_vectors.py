@@ -2,7 +2,6 @@
 bounded runs and comes back while more remain, an outage delays it and loses nothing, a message
 the provider refuses alone is left to its words."""
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -12,7 +11,6 @@ from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
-from app.core.db import Database
 from app.core.job_models import Job
 from app.core.jobs import JobRepository
 from app.core.worker import Worker
@@ -23,8 +21,8 @@ from app.sessions.models import SessionMessage
 from app.sessions.vectors import EmbedMessages
 from tests.factories import Tenancy, put_agent
 from tests.fake_openai import FakeOpenAI
-from tests.openai_stack import Stack, open_stack
-from tests.providers.test_outages import BREAKER, WORKER, work_for
+from tests.openai_stack import FAST_WORKER, Stack
+from tests.providers.test_outages import work_for
 
 PATH = "/agents/newton/sessions/chat-1/messages"
 
@@ -126,58 +124,45 @@ async def test_a_claim_taken_over_stores_no_vector(
     assert await vectors(sessionmaker) == (3, 0, 3)
 
 
-@pytest.fixture
-async def stack(
-    settings: Settings,
-    database: Database,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    fake: FakeOpenAI,
-) -> AsyncIterator[Stack]:
-    async with open_stack(
-        settings, database, sessionmaker, fake, worker=WORKER, breaker=BREAKER
-    ) as opened:
-        yield opened
-
-
 async def test_an_outage_delays_the_vectors_and_loses_none(
-    stack: Stack,
+    fast_stack: Stack,
     fake: FakeOpenAI,
     tenancy: Tenancy,
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
-    await put_agent(stack.client, tenancy)
+    await put_agent(fast_stack.client, tenancy)
     fake.fail_all(503)
-    await append(stack.client, tenancy, said(3))
-    await work_for(stack, 0.4)
-    await append(stack.client, tenancy, said(2, "later"))  # accepted meanwhile
-    await work_for(stack, 0.3)
+    await append(fast_stack.client, tenancy, said(3))
+    await work_for(fast_stack, 0.4)
+    await append(fast_stack.client, tenancy, said(2, "later"))  # accepted meanwhile
+    await work_for(fast_stack, 0.3)
     assert await vectors(sessionmaker) == (0, 0, 5)
     jobs = await session_jobs(sessionmaker)
     assert {j.state for j in jobs} == {"queued"}  # never failed: an outage is no one's fault
-    assert max(j.attempts for j in jobs) > WORKER.max_attempts
+    assert max(j.attempts for j in jobs) > FAST_WORKER.max_attempts
     fake.recover()
-    await work_for(stack, 0.5)
+    await work_for(fast_stack, 0.5)
     assert await vectors(sessionmaker) == (5, 0, 5)
     assert {j.state for j in await session_jobs(sessionmaker)} == {"done"}
 
 
 async def test_a_message_the_provider_refuses_alone_is_left_to_its_words(
-    stack: Stack,
+    fast_stack: Stack,
     fake: FakeOpenAI,
     tenancy: Tenancy,
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
-    await put_agent(stack.client, tenancy)
+    await put_agent(fast_stack.client, tenancy)
     fake.reject_inputs_containing("POISON")
-    await append(stack.client, tenancy, [*said(2), *said(1, "POISON")])
-    await stack.worker.drain()
+    await append(fast_stack.client, tenancy, [*said(2), *said(1, "POISON")])
+    await fast_stack.worker.drain()
     assert await vectors(sessionmaker) == (2, 1, 3)
     (job,) = await session_jobs(sessionmaker)
     assert job.state == "done"
     # Asked once: a later run leaves it alone.
     asked = len(fake.requests_to("/v1/embeddings"))
-    await append(stack.client, tenancy, said(1, "fine"))
-    await stack.worker.drain()
+    await append(fast_stack.client, tenancy, said(1, "fine"))
+    await fast_stack.worker.drain()
     assert await vectors(sessionmaker) == (3, 1, 4)
     assert len(fake.requests_to("/v1/embeddings")) == asked + 1
 
