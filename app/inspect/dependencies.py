@@ -26,7 +26,7 @@ async def _page_tenant(request: Request, session: DbSession) -> Tenant:
         raise LoginRequired() from exc
 
 
-def _same_origin(request: Request) -> None:
+async def _same_origin(request: Request) -> None:
     """Forms of these pages only. A browser says where a form comes from in Sec-Fetch-Site,
     which a proxy that rewrites Host leaves true; one that does not send it, in Origin."""
     site = request.headers.get("sec-fetch-site")

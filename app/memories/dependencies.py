@@ -13,7 +13,7 @@ from app.deps import ProvidersDep, SettingsDep
 from app.memories.service import MemoryContext
 
 
-def _memory_context(providers: ProvidersDep, settings: SettingsDep) -> MemoryContext:
+async def _memory_context(providers: ProvidersDep, settings: SettingsDep) -> MemoryContext:
     return MemoryContext(providers=providers, settings=settings)
 
 
@@ -24,7 +24,7 @@ def _no_constants(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _metadata_filter(
+async def _metadata_filter(
     metadata: Annotated[
         str | None,
         Query(

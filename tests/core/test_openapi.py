@@ -1,5 +1,6 @@
 """openapi/openapi.json is the app's own document; `make openapi` refreshes it."""
 
+import inspect
 import json
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,20 @@ def _routes(settings: Settings) -> list[tuple[APIRoute, dict[str, Any]]]:
     ]
     assert len(found) == sum(len(operations) for operations in paths.values())
     return found
+
+
+def _on_the_event_loop(call: object) -> bool:
+    if inspect.iscoroutinefunction(call) or inspect.isasyncgenfunction(call):
+        return True
+    return not inspect.isroutine(call) and inspect.iscoroutinefunction(type(call).__call__)
+
+
+def test_every_route_and_dependency_runs_on_the_event_loop(settings: Settings) -> None:
+    """FastAPI runs a plain `def` route or dependency in a thread pool: a hop to another thread
+    and back on every request, for work of microseconds (a build had one: its engine)."""
+    for route, _ in _routes(settings):
+        for call in {route.endpoint} | _calls(route.dependant):
+            assert _on_the_event_loop(call), (route.path, call)
 
 
 def test_every_error_is_documented_as_problem_json(settings: Settings) -> None:
