@@ -11,8 +11,9 @@ from app.context.search import vector_search_settings
 from app.core.config import Settings
 from app.core.db import Database, asyncpg_url
 from app.core.embedded_db import EmbeddedPostgres
+from app.core.job_models import Handler
 from app.core.migrations import stored_dimensions, upgrade
-from app.core.worker import Handler, Worker
+from app.core.worker import Worker
 from app.efforts.tasks import SummarizeEfforts
 from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model
 from app.memories.tasks import EmbedMemories, SummarizeMemory

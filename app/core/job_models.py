@@ -1,9 +1,11 @@
-"""The job table and what a claim hands a handler (`app.core.jobs` holds their SQL)."""
+"""The job table, what a claim hands a handler and what a handler is (`app.core.jobs` holds
+their SQL, `app.core.worker` runs the handlers)."""
 
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Literal, Protocol
 
 from sqlalchemy import (
     BigInteger,
@@ -18,6 +20,7 @@ from sqlalchemy import (
     func,
     text,
 )
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
@@ -105,3 +108,29 @@ class ClaimedJob:
     attempts: int
     failures: int
     max_attempts: int
+
+
+class ProviderGate(Protocol):
+    """A provider's circuit breaker, as the worker sees it."""
+
+    @property
+    def state(self) -> Literal["closed", "open", "trial"]: ...
+
+    def ready(self) -> bool: ...
+
+    def take_recovery(self) -> bool: ...
+
+
+class Handler(Protocol):
+    """Runs a batch of jobs of one task and completes them; raises to have the batch retried."""
+
+    task: str
+    batch_size: int
+    # The breaker of the provider the task calls: no claims while it pauses calls.
+    breaker: ProviderGate | None
+
+    async def run(
+        self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
+    ) -> Mapping[int, str]:
+        """Returns the jobs the provider rejects for good (job id → why); the rest are done."""
+        ...

@@ -6,9 +6,8 @@ import contextlib
 import itertools
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import timedelta
-from typing import Literal, Protocol
 
 import structlog
 from sqlalchemy import text
@@ -17,39 +16,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.core import processes
 from app.core.config import WorkerSettings
 from app.core.db import database_unavailable
-from app.core.job_models import ClaimedJob
+from app.core.job_models import ClaimedJob, Handler
 from app.core.jobs import JobRepository
 from app.core.metrics import JOB_DURATION, JOBS_PROCESSED
 from app.core.notify import listen_for_jobs
 from app.providers.errors import ProviderUnavailable
 
 log = structlog.get_logger(__name__)
-
-
-class ProviderGate(Protocol):
-    """A provider's circuit breaker, as the worker sees it."""
-
-    @property
-    def state(self) -> Literal["closed", "open", "trial"]: ...
-
-    def ready(self) -> bool: ...
-
-    def take_recovery(self) -> bool: ...
-
-
-class Handler(Protocol):
-    """Runs a batch of jobs of one task and completes them; raises to have the batch retried."""
-
-    task: str
-    batch_size: int
-    # The breaker of the provider the task calls: no claims while it pauses calls.
-    breaker: ProviderGate | None
-
-    async def run(
-        self, sessionmaker: async_sessionmaker[AsyncSession], jobs: Sequence[ClaimedJob]
-    ) -> Mapping[int, str]:
-        """Returns the jobs the provider rejects for good (job id → why); the rest are done."""
-        ...
 
 
 def claim_is_gone(claim: str) -> bool:
@@ -76,13 +49,16 @@ class Worker:
         self._held: dict[str, list[int]] = {}  # claims not settled: their leases are renewed
         self._since_analyze = 0  # jobs run since the memory table's statistics were refreshed
 
-    async def run_once(self) -> int:
-        """Claim one batch of each task whose provider answers, and run it; returns jobs taken.
+    async def run_once(self, tasks: Collection[str] | None = None) -> int:
+        """Claim one batch of each task (of `tasks`, if given) whose provider answers, and run
+        it; returns jobs taken.
 
         Claims are as large as the handler's batch, so nothing claimed waits behind other work.
         """
         taken = 0
         for task, handler in self.handlers.items():
+            if tasks is not None and task not in tasks:
+                continue
             if not await self._provider_ready(task, handler):
                 continue
             # After a pause, the provider is tried with the oldest jobs, whatever their backoff.
@@ -238,10 +214,14 @@ class Worker:
 
     async def _loop(self, stop: asyncio.Event) -> None:
         """Run batches while there are due jobs, then wait for a NOTIFY, `stop` or the poll."""
+        polled = False  # woken by the poll's timer rather than a NOTIFY (or the start)
+        tasks: Collection[str] | None = None  # None: every task
         while not stop.is_set():
             self._wake.clear()  # before claiming: a NOTIFY from now on wakes us
             try:
-                taken = await self.run_once()
+                if polled:  # claim only what one read finds
+                    tasks, polled = await self._polled_tasks(), False
+                taken = await self.run_once(tasks)
             except Exception as exc:
                 # The database is away, or a bug: keep the worker alive, leave the error in
                 # the log, and try again after a pause.
@@ -251,22 +231,39 @@ class Worker:
                     log.exception("worker.loop_error")
                 taken = 0
             if taken:
-                continue
+                continue  # the same tasks again, until they have nothing left
             try:
                 await self.refresh_statistics()
             except Exception:
                 log.exception("worker.analyze_error")
-            waiters = {
-                asyncio.ensure_future(self._wake.wait()),
-                asyncio.ensure_future(stop.wait()),
-            }
-            _, pending = await asyncio.wait(
-                waiters,
-                timeout=self.settings.poll_interval_seconds,
-                return_when=asyncio.FIRST_COMPLETED,
+            polled, tasks = not await self._woken(stop), None
+
+    async def _polled_tasks(self) -> set[str]:
+        """The tasks a poll claims: those with a job to take (one read for all), and those whose
+        provider is paused or on trial (their breaker decides)."""
+        async with self.sessionmaker() as session:
+            due = await JobRepository(session).due_tasks(
+                self.handlers, timedelta(seconds=self.settings.lease_seconds)
             )
-            for waiter in pending:
-                waiter.cancel()
+        paused = {
+            task for task, h in self.handlers.items() if h.breaker and h.breaker.state != "closed"
+        }
+        return due | paused
+
+    async def _woken(self, stop: asyncio.Event) -> bool:
+        """Wait for a NOTIFY or `stop` (True), or the poll interval's end (False)."""
+        waiters = {
+            asyncio.ensure_future(self._wake.wait()),
+            asyncio.ensure_future(stop.wait()),
+        }
+        done, pending = await asyncio.wait(
+            waiters,
+            timeout=self.settings.poll_interval_seconds,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        for waiter in pending:
+            waiter.cancel()
+        return bool(done)
 
     async def _renew_leases(self, stop: asyncio.Event) -> None:
         """Renew the leases of the jobs being run, every third of a lease."""

@@ -10,9 +10,8 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import EffortSettings
-from app.core.job_models import ClaimedJob
+from app.core.job_models import ClaimedJob, ProviderGate
 from app.core.jobs import JobRepository
-from app.core.worker import ProviderGate
 from app.efforts.repository import EffortRepository
 from app.providers.summarizer import GuardedSummarizer
 from app.providers.tokenizer import TokenCounter

@@ -6,9 +6,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.job_models import ClaimedJob
+from app.core.job_models import ClaimedJob, ProviderGate
 from app.core.jobs import JobRepository
-from app.core.worker import ProviderGate
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
 from app.memories.representations import SUMMARY_MAX_TOKENS, episode_head
 from app.providers.embeddings import GuardedEmbedder

@@ -10,10 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.db import database_unavailable
-from app.core.job_models import ClaimedJob
+from app.core.job_models import ClaimedJob, ProviderGate
 from app.core.jobs import JobRepository
 from app.core.time import utcnow
-from app.core.worker import ProviderGate
 from app.providers.container import Providers
 from app.retention.repository import TASK, RetentionJobs
 from app.retention.service import run_for_agent

@@ -11,9 +11,8 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import ContextSettings
-from app.core.job_models import ClaimedJob
+from app.core.job_models import ClaimedJob, ProviderGate
 from app.core.jobs import JobRepository
-from app.core.worker import ProviderGate
 from app.providers.errors import ProviderRejected, ProviderUnavailable
 from app.providers.summarizer import ExtractiveSummarizer, GuardedSummarizer
 from app.providers.tokenizer import TokenCounter

@@ -6,9 +6,8 @@ from collections.abc import Mapping, Sequence
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.job_models import ClaimedJob
+from app.core.job_models import ClaimedJob, ProviderGate
 from app.core.jobs import JobRepository
-from app.core.worker import ProviderGate
 from app.memories.tasks import check_model, embed_one_by_one
 from app.providers.embeddings import GuardedEmbedder
 from app.providers.errors import ProviderRejected

@@ -17,9 +17,9 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.db import Database
-from app.core.job_models import ClaimedJob
+from app.core.job_models import ClaimedJob, ProviderGate
 from app.core.jobs import JobRepository
-from app.core.worker import ProviderGate, Worker
+from app.core.worker import Worker
 from app.runtime import Runtime, build_handlers
 from tests.factories import Tenancy, fact, put_agent, write
 
