@@ -2,6 +2,7 @@
 
 import asyncio
 import itertools
+import os
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from pydantic import JsonValue
 from app.core.config import Settings
 from app.memories.schemas import MemoryRead
 from app.providers.embeddings import LocalEmbedder
+from app.providers.local_models import DEFAULT_LOCAL_MODEL
 from bench import charts
 from bench.client import ApiClient, ApiError
 from bench.conversation_script import script
@@ -263,7 +265,8 @@ async def _measure(
     started = time.perf_counter()
     generator = CorpusGenerator(SEED)
     inputs = new_inputs(SEED + 1, QUERIES)
-    embedder = LocalEmbedder()
+    # The floor embeds with the service's model: its server inherits this environment.
+    embedder = LocalEmbedder(os.environ.get("CE_EMBEDDINGS__MODEL", DEFAULT_LOCAL_MODEL))
     steps: list[SizeStep] = []
     with Service(env={"CE_API__WORKERS": str(workers)}, commit=commit) as service:
         sampler = RssSampler(service)
