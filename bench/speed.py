@@ -2,7 +2,6 @@
 
 import asyncio
 import itertools
-import os
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -13,7 +12,6 @@ from pydantic import JsonValue
 from app.core.config import Settings
 from app.memories.schemas import MemoryRead
 from app.providers.embeddings import LocalEmbedder
-from app.providers.local_models import DEFAULT_LOCAL_MODEL
 from bench import charts
 from bench.client import ApiClient, ApiError
 from bench.conversation_script import script
@@ -266,7 +264,8 @@ async def _measure(
     generator = CorpusGenerator(SEED)
     inputs = new_inputs(SEED + 1, QUERIES)
     # The floor embeds with the service's model: its server inherits this environment.
-    embedder = LocalEmbedder(os.environ.get("CE_EMBEDDINGS__MODEL", DEFAULT_LOCAL_MODEL))
+    model = Settings().embeddings
+    embedder = LocalEmbedder(model.model, models_dir=model.models_dir)
     steps: list[SizeStep] = []
     with Service(env={"CE_API__WORKERS": str(workers)}, commit=commit) as service:
         sampler = RssSampler(service)

@@ -86,5 +86,6 @@ def _spread_by_kind(ranked: Sequence[Scored]) -> dict[str, tuple[float, float, f
     spread: dict[str, tuple[float, float, float]] = {}
     for kind, values in by_kind.items():
         array = np.array(values)  # in floats: statistics' exact fractions cost a build 0.5 ms
-        spread[kind] = (float(array.mean()), float(array.std()), float(array.max()))
+        deviation = float(array.std())  # ties give 1e-17, not 0: then no one stands out
+        spread[kind] = (float(array.mean()), deviation if deviation > 1e-9 else 0.0, max(values))
     return spread

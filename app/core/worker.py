@@ -215,13 +215,11 @@ class Worker:
     async def _loop(self, stop: asyncio.Event) -> None:
         """Run batches while there are due jobs, then wait for a NOTIFY, `stop` or the poll."""
         polled = False  # woken by the poll's timer rather than a NOTIFY (or the start)
-        tasks: Collection[str] | None = None  # None: every task
         while not stop.is_set():
             self._wake.clear()  # before claiming: a NOTIFY from now on wakes us
             try:
-                if polled:  # claim only what one read finds
-                    tasks, polled = await self._polled_tasks(), False
-                taken = await self.run_once(tasks)
+                # After a poll, one read says which tasks to claim; otherwise every task.
+                taken = await self.run_once(await self._polled_tasks() if polled else None)
             except Exception as exc:
                 # The database is away, or a bug: keep the worker alive, leave the error in
                 # the log, and try again after a pause.
@@ -230,25 +228,27 @@ class Worker:
                 else:
                     log.exception("worker.loop_error")
                 taken = 0
+            polled = False
             if taken:
-                continue  # the same tasks again, until they have nothing left
+                continue
             try:
                 await self.refresh_statistics()
             except Exception:
                 log.exception("worker.analyze_error")
-            polled, tasks = not await self._woken(stop), None
+            polled = not await self._woken(stop)
 
     async def _polled_tasks(self) -> set[str]:
         """The tasks a poll claims: those with a job to take (one read for all), and those whose
-        provider is paused or on trial (their breaker decides)."""
+        provider is paused, on trial or just back (their breaker decides)."""
         async with self.sessionmaker() as session:
             due = await JobRepository(session).due_tasks(
                 self.handlers, timedelta(seconds=self.settings.lease_seconds)
             )
-        paused = {
-            task for task, h in self.handlers.items() if h.breaker and h.breaker.state != "closed"
+        return due | {
+            task
+            for task, handler in self.handlers.items()
+            if handler.breaker and (handler.breaker.state != "closed" or handler.breaker.recovered)
         }
-        return due | paused
 
     async def _woken(self, stop: asyncio.Event) -> bool:
         """Wait for a NOTIFY or `stop` (True), or the poll interval's end (False)."""

@@ -59,6 +59,11 @@ class CircuitBreaker:
             return True
         return not self._trial_running and self._clock() >= self._open_until
 
+    @property
+    def recovered(self) -> bool:
+        """Whether the breaker closed again since `take_recovery` last said so."""
+        return self._recovered
+
     def take_recovery(self) -> bool:
         """True once after the breaker closed again: the provider is back."""
         recovered, self._recovered = self._recovered, False

@@ -46,6 +46,7 @@ class LocalModel:
     pooling: Literal["mean", "cls", "graph"] = "mean"
     pad_id: int = 0
     max_tokens: int = 256
+    prepared_by: str | None = None  # the command that makes its PreparedFiles
     query_prefix: str = ""
     document_prefix: str = ""
 
@@ -84,6 +85,7 @@ MPNET = LocalModel(
     pooling="graph",
     pad_id=1,
     max_tokens=384,
+    prepared_by="make install-mpnet",
 )
 
 LOCAL_MODELS: dict[str, LocalModel] = {m.name: m for m in (MINILM, E5_SMALL, MPNET)}

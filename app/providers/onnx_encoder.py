@@ -8,7 +8,7 @@ from numpy.typing import NDArray
 
 from app.providers.cores import Cores
 from app.providers.local_models import LocalModel, PackageFile, PreparedFile, TextKind
-from app.providers.packages import MissingPackageError, package_dir
+from app.providers.packages import package_dir
 
 # Padded wordpieces per model run: short texts go several to a run, long ones one or two. On two
 # cores, runs of this size embedded 80 texts/s of 90 wordpieces where runs of 8 texts managed 58.
@@ -28,16 +28,19 @@ def runs(lengths: Sequence[int], limit: int = _RUN_TOKENS) -> Iterator[list[int]
         yield group
 
 
+class ModelNotPrepared(RuntimeError):
+    """A model made from its packages at install time has not been made here."""
+
+
 def locate(model: LocalModel, file: PackageFile | PreparedFile, models_dir: Path) -> Path:
-    """A model's file: in its package, or where `python -m app prepare-model` put it."""
+    """A model's file: in its package, or where the command that prepares it put it."""
     if isinstance(file, PackageFile):
         return package_dir(file.package, model.extra) / file.path
     path = models_dir / file.folder / file.path
     if not path.is_file():
-        raise MissingPackageError(
-            f"{model.name} is not prepared: {path} is missing. Run `make install-mpnet` (it "
-            "installs the model's packages and converts them once, in about a minute), or "
-            "point CE_EMBEDDINGS__MODELS_DIR at the folder that holds it."
+        raise ModelNotPrepared(
+            f"{model.name} is not prepared: {path} is missing. Run `{model.prepared_by}` (once), "
+            "or point CE_EMBEDDINGS__MODELS_DIR at the folder that holds it."
         )
     return path
 

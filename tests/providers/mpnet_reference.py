@@ -5,6 +5,7 @@ under the real names, a small vocabulary) that tests build and run in well under
 
 import json
 import math
+import re
 import struct
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,37 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import Tokenizer, models, pre_tokenizers, processors
 
-from app.providers.mpnet.config import MPNetConfig, position_ids, relative_position_buckets
-from app.providers.mpnet.files import Array, Weights
+from app.providers.mpnet.config import MPNetConfig, relative_position_buckets
+from app.providers.mpnet.files import FloatArray
 from app.providers.mpnet.graph import MASK_VALUE, NORM_EPS, POOL_EPS
 
-FloatArray = npt.NDArray[np.float32]
+# The reference's own arithmetic on weights of any dtype, in float64 where it counts.
+Array = npt.NDArray[Any]
+Weights = dict[str, Array]
 WORDS = ("<s>", "<pad>", "</s>", "<unk>", *(f"w{n}" for n in range(96)))
+
+
+def config_of(weights: Weights, layer_norm_eps: float = 1e-5) -> MPNetConfig:
+    """Infer the shape parameters from tensor shapes (eps is not stored in weights)."""
+    vocab, hidden = weights["embeddings.word_embeddings.weight"].shape
+    buckets, heads = weights["encoder.relative_attention_bias.weight"].shape
+    layer_ids = {int(m.group(1)) for k in weights if (m := re.match(r"encoder\.layer\.(\d+)\.", k))}
+    return MPNetConfig(
+        vocab_size=int(vocab),
+        hidden_size=int(hidden),
+        num_hidden_layers=len(layer_ids),
+        num_attention_heads=int(heads),
+        intermediate_size=int(weights["encoder.layer.0.intermediate.dense.weight"].shape[0]),
+        max_position_embeddings=int(weights["embeddings.position_embeddings.weight"].shape[0]),
+        layer_norm_eps=layer_norm_eps,
+        relative_attention_num_buckets=int(buckets),
+    )
+
+
+def position_ids(input_ids: Array, pad_token_id: int = 1) -> Array:
+    """HF ``create_position_ids_from_input_ids``: pads keep ``pad_token_id``."""
+    mask = (input_ids != pad_token_id).astype(np.int64)
+    return np.asarray(np.cumsum(mask, axis=1) * mask + pad_token_id, dtype=np.int64)
 
 
 def _erf(x: Array) -> Array:
@@ -77,7 +103,7 @@ def reference_forward(
     sharing no code with the graph builder except the bucket and position-id
     helpers, so a graph-construction mistake shows up as a mismatch.
     """
-    cfg = config or MPNetConfig.from_weights(weights)
+    cfg = config or config_of(weights)
     ids = np.asarray(input_ids, dtype=np.int64)
     mask = np.asarray(attention_mask, dtype=np.float64)
     seq = ids.shape[1]

