@@ -135,17 +135,34 @@ def _errors_as_problems(document: dict[str, Any]) -> None:
         schemas.pop(name, None)
 
 
+# A retry whose first response showed a record erased since (`idempotency.erased_response`).
+_ERASED_REPLAY = (
+    "a retry (the same Idempotency-Key) whose first response showed a record erased since: "
+    "that response is not kept; send a new key to run the request again"
+)
+
+
 def _replayed_header(document: dict[str, Any]) -> None:
-    """A route that takes an Idempotency-Key says, in each success, that a retry is marked."""
+    """A route that takes an Idempotency-Key says, in each success, that a retry is marked,
+    and that a retry of a response that showed an erased record answers 410."""
     replayed = {"description": REPLAYED_DESCRIPTION, "schema": {"type": "string", "enum": ["true"]}}
     for operations in document["paths"].values():
         for operation in operations.values():
             parameters = operation.get("parameters", [])
             if not any(p["in"] == "header" and p["name"] == IDEMPOTENCY_HEADER for p in parameters):
                 continue
-            for status, response in operation["responses"].items():
+            responses = operation["responses"]
+            for status, response in responses.items():
                 if status.startswith("2"):
                     response.setdefault("headers", {})[REPLAYED_HEADER] = replayed
+            if "410" in responses:  # the route's own 410, and this one
+                responses["410"]["description"] += f"; or {_ERASED_REPLAY}"
+            else:
+                problem = {PROBLEM_JSON: {"schema": {"$ref": _PROBLEM_REF}}}
+                responses["410"] = {
+                    "description": _ERASED_REPLAY[0].upper() + _ERASED_REPLAY[1:],
+                    "content": problem,
+                }
 
 
 # The bodies that take up to CE_API__BATCH_MAX_ITEMS items, and the list that holds them.

@@ -130,6 +130,8 @@ def test_every_post_takes_an_idempotency_key_and_says_a_replay_is_marked(
         headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
         assert "Idempotency-Key" in headers, path
         assert "409" in operation["responses"], path  # the key used for another request
+        # a retry whose first response showed a record erased since (scrubbed, not replayed)
+        assert "410" in operation["responses"], path
         successes = [r for s, r in operation["responses"].items() if s.startswith("2")]
         assert successes, path
         for response in successes:
