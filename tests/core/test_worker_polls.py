@@ -32,11 +32,16 @@ def statements(engine: AsyncEngine) -> Iterator[list[str]]:
         event.remove(engine.sync_engine, "before_cursor_execute", record)
 
 
-async def _queue_of(client: httpx.AsyncClient, tenancy: Tenancy, agent: str) -> str:
+async def _only_job(
+    client: httpx.AsyncClient, tenancy: Tenancy, connection: AsyncConnection
+) -> str:
     """A memory whose embedding job is the only job the test's transaction sees; its id."""
-    await put_agent(client, tenancy, agent)
-    memory = await write(client, tenancy, fact(), agent=agent)
-    return str(memory["id"])
+    await put_agent(client, tenancy, "polled")
+    memory_id = str((await write(client, tenancy, fact(), agent="polled"))["id"])
+    await connection.execute(
+        text("DELETE FROM job WHERE memory_id <> CAST(:id AS uuid)"), {"id": memory_id}
+    )
+    return memory_id
 
 
 async def test_due_tasks_are_those_with_a_job_to_take_now(
@@ -45,10 +50,7 @@ async def test_due_tasks_are_those_with_a_job_to_take_now(
     connection: AsyncConnection,
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
-    memory_id = await _queue_of(client, tenancy, "polled")
-    await connection.execute(
-        text("DELETE FROM job WHERE memory_id <> CAST(:id AS uuid)"), {"id": memory_id}
-    )
+    await _only_job(client, tenancy, connection)
     lease = timedelta(seconds=10)
 
     async def due() -> set[str]:
@@ -76,10 +78,7 @@ async def test_a_polling_worker_takes_a_job_when_it_falls_due_and_claims_nothing
     connection: AsyncConnection,
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
-    memory_id = await _queue_of(client, tenancy, "polled")
-    await connection.execute(
-        text("DELETE FROM job WHERE memory_id <> CAST(:id AS uuid)"), {"id": memory_id}
-    )
+    memory_id = await _only_job(client, tenancy, connection)
     settings = runtime.settings.worker.model_copy(
         update={"concurrency": 1, "poll_interval_seconds": 0.05, "lease_seconds": 1.0}
     )

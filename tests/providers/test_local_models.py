@@ -9,7 +9,8 @@ from pydantic import ValidationError
 from app.core.config import EmbeddingSettings, Settings
 from app.providers.breaker import CircuitBreaker
 from app.providers.embeddings import GuardedEmbedder, LocalEmbedder, build_embedder
-from app.providers.local_models import LOCAL_MODELS, LocalModel, PreparedFile, default_models_dir
+from app.providers.local_models import LOCAL_MODELS, LocalModel, default_models_dir
+from app.providers.onnx_encoder import ModelNotPrepared, locate
 
 _PARAPHRASE = (
     "When did Caroline go to the support group?",
@@ -22,11 +23,11 @@ def _installed(name: str) -> object:
     """A model as a parameter; all-mpnet-base-v2 is skipped unless `make install-mpnet` ran
     (its install path is tested on a small stand-in, tests/providers/test_mpnet.py)."""
     model = LOCAL_MODELS[name]
-    missing = (
-        isinstance(model.weights, PreparedFile)
-        and not (default_models_dir() / model.weights.folder / model.weights.path).is_file()
-    )
-    return pytest.param(name, marks=pytest.mark.skipif(missing, reason="make install-mpnet"))
+    try:
+        locate(model, model.weights, default_models_dir())
+    except ModelNotPrepared:
+        return pytest.param(name, marks=pytest.mark.skip(reason=str(model.prepared_by)))
+    return name
 
 
 @pytest.fixture(scope="module", params=[_installed(name) for name in sorted(LOCAL_MODELS)])
