@@ -68,7 +68,7 @@ test-browser: $(STAMP)
 		echo "Installing chromium and chromium-driver (Debian's packages)..."; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq chromium chromium-driver >/dev/null; }
-	$(BIN)/pytest -m browser -rA tests/inspect
+	$(BIN)/pytest -m browser -rA tests/inspect tests/core/test_docs_offline.py
 
 $(BENCH_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --progress-bar on -e ".[dev,bench]"

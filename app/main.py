@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import prometheus_client
 import structlog
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from app.agents.router import router as agents_router
 from app.context.engine import ContextEngine
@@ -109,7 +110,7 @@ def create_app(
 
     # Prometheus' *_created series double the output and no dashboard of ours reads them.
     prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]  # untyped upstream
-    app = FastAPI(
+    app = FastAPIOffline(
         title="Context Engine",
         version="0.1.0",
         description=DESCRIPTION,

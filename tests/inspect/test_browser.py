@@ -8,14 +8,13 @@ from typing import Any
 
 import httpx
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.wait import WebDriverWait
 
+from tests.chromium import MARKS, chromium
 from tests.factories import decision, fact
 from tests.inspect.conftest import HOSTILE, QUESTION
 from tests.process.launcher import (
@@ -28,30 +27,9 @@ from tests.process.launcher import (
     wait_ready,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = REPO / "test-artifacts"
-# Headless, and nothing that reaches out: the machine's network is closed.
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--window-size=1400,1800",
-)
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
-        reason="no /usr/bin/chromium and chromedriver: `make test-browser` installs them",
-    ),
-]
+pytestmark = MARKS
 
 
 @pytest.fixture(scope="module")
@@ -90,21 +68,7 @@ def _seed(http: httpx.Client, server: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    logs = tmp_path_factory.mktemp("chromedriver") / "chromedriver.log"
-    started = time.monotonic()
-    driver = webdriver.Chrome(
-        options=options, service=Service(executable_path=str(CHROMEDRIVER), log_output=str(logs))
-    )
-    print(f"\nchromium started in {time.monotonic() - started:.2f} s")
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    yield from chromium(tmp_path_factory)
 
 
 def _screenshot(driver: WebDriver, name: str) -> Path:
