@@ -72,6 +72,7 @@ JOBS_PROCESSED = Counter(
     "Background jobs finished, by task and outcome.",
     ["task", "outcome"],
 )
+JOB_OUTCOMES = ("done", "retried", "failed")
 JOB_DURATION = Histogram(
     "ce_job_duration_seconds",
     "Time to run one batch of background jobs, by task.",

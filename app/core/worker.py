@@ -18,7 +18,7 @@ from app.core.config import WorkerSettings
 from app.core.db import database_unavailable
 from app.core.job_models import ClaimedJob, Handler
 from app.core.jobs import JobRepository
-from app.core.metrics import JOB_DURATION, JOBS_PROCESSED
+from app.core.metrics import JOB_DURATION, JOB_OUTCOMES, JOBS_PROCESSED
 from app.core.notify import listen_for_jobs
 from app.providers.errors import ProviderUnavailable
 
@@ -201,6 +201,10 @@ class Worker:
         batch is already being computed. The leases of running jobs are renewed meanwhile.
         """
         log.info("worker.started", worker_id=self.worker_id, loops=self.settings.concurrency)
+        for task in self.handlers:
+            for outcome in JOB_OUTCOMES:
+                # Shown at 0 from the start: an alert's increase() sees the first failure.
+                JOBS_PROCESSED.labels(task, outcome)
         try:
             await self.resume()
         except Exception:

@@ -112,3 +112,24 @@ def test_the_dashboard_shows_each_part_of_the_service() -> None:
         "ce_memories_written_total",
     ):
         assert series in queries, series
+
+
+def test_an_alert_fires_when_the_service_is_gone() -> None:
+    """A failed scrape leaves no series, so a rule on a value never fires then: one on absence
+    does."""
+    [down] = [rule for rule in alert_rules() if str(rule["expr"]).startswith("absent(")]
+    assert _SERIES.findall(str(down["expr"])) == [("ce_database_up", "")]
+    assert down["labels"]["severity"] == "critical"  # type: ignore[index]
+
+
+def test_importing_the_dashboard_asks_for_its_prometheus() -> None:
+    text = DASHBOARD.read_text(encoding="utf-8")
+    dashboard = json.loads(text)
+    [source] = dashboard["__inputs"]
+    assert (source["type"], source["pluginId"]) == ("datasource", "prometheus")
+    variable = dashboard["templating"]["list"][0]
+    assert variable["current"]["value"] == "${" + source["name"] + "}"
+    panels = [panel for panel in dashboard["panels"] if panel.get("targets")]
+    for panel in panels:  # each panel and each of its queries read the chosen data source
+        sources = [panel["datasource"], *(target["datasource"] for target in panel["targets"])]
+        assert {source["uid"] for source in sources} == {"${datasource}"}, panel["title"]

@@ -9,7 +9,9 @@ from typing import Any
 
 import psutil
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
+from app.core.job_models import TASKS
 from tests.process.launcher import (
     KEY,
     assert_postgres_stopped,
@@ -35,6 +37,7 @@ class FirstRun:
     written: dict[str, Any]
     listed: list[dict[str, Any]]
     embedded: dict[str, Any]
+    metrics: str
     seconds_to_ready: float
     seconds_to_embed: float
     exit_code: int
@@ -59,6 +62,7 @@ def first_run(tmp_path_factory: pytest.TempPathFactory) -> FirstRun:
             wait_embedded(http, written["id"], server)
             seconds_to_embed = time.monotonic() - written_at
             embedded = memory(http, written["id"])
+            metrics = http.get("/metrics").text
         exit_code = server.terminate()
         stderr = server.err()
     print(
@@ -74,6 +78,7 @@ def first_run(tmp_path_factory: pytest.TempPathFactory) -> FirstRun:
         written=written,
         listed=listed,
         embedded=embedded,
+        metrics=metrics,
         seconds_to_ready=seconds_to_ready,
         seconds_to_embed=seconds_to_embed,
         exit_code=exit_code,
@@ -105,6 +110,20 @@ def test_the_in_process_worker_embeds_the_memory(first_run: FirstRun) -> None:
     assert provenance["embedded_at"] is not None
     assert provenance["embedding_model"]
     assert [(job["task"], job["state"]) for job in provenance["jobs"]] == [("embed", "done")]
+
+
+def test_every_task_shows_its_failed_jobs_from_the_start(first_run: FirstRun) -> None:
+    """At 0 before the first failure: an alert's increase() sees the series rise from 0 (a series
+    that appears at 1 has no increase)."""
+    failed = {
+        sample.labels["task"]: sample.value
+        for family in text_string_to_metric_families(first_run.metrics)
+        for sample in family.samples
+        if sample.name == "ce_jobs_processed_total" and sample.labels["outcome"] == "failed"
+    }
+    # Every task the worker runs (summaries are written with the memory, without a provider).
+    assert {"embed", "embed_messages"} <= set(failed) <= set(TASKS)
+    assert set(failed.values()) == {0.0}
 
 
 def test_sigterm_exits_0_and_stops_the_embedded_postgres(first_run: FirstRun) -> None:
