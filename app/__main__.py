@@ -13,6 +13,9 @@ from app.core.config import Settings, get_settings
 from app.core.logging import configure_logging
 from app.core.shared_metrics import share_between_processes
 
+# The key of `mcp`, as the Python client reads it too: out of the process list.
+API_KEY_ENV = "CE_API_KEY"
+
 
 def _exit_cleanly(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
@@ -148,7 +151,10 @@ def _mcp(settings: Settings, args: argparse.Namespace) -> int:
 
     log_to_stderr()
     if args.url is not None and args.api_key is None:
-        print("--url needs --api-key: the key of the service's tenant.", file=sys.stderr)
+        print(
+            f"--url needs the key of the service's tenant: set {API_KEY_ENV} (or --api-key).",
+            file=sys.stderr,
+        )
         return 2
     if args.url is not None:
         asyncio.run(serve_remote(args.url, args.api_key))
@@ -201,7 +207,12 @@ def main(argv: list[str] | None = None) -> int:
         "mcp", help="the MCP server over stdio: of a running service, or of the local data"
     )
     mcp.add_argument("--url", help="a running service, e.g. http://127.0.0.1:8000")
-    mcp.add_argument("--api-key", help="its API key (default without --url: the data dir's)")
+    mcp.add_argument(
+        "--api-key",
+        default=os.environ.get(API_KEY_ENV) or None,
+        help=f"its API key (default: ${API_KEY_ENV}; then, without --url, the data dir's); "
+        "the variable keeps it out of the process list",
+    )
     args = parser.parse_args(argv)
 
     settings = get_settings()

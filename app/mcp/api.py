@@ -11,10 +11,12 @@ from pydantic import BaseModel, JsonValue
 from app.agents.schemas import AgentRead
 from app.context.followup_schemas import ContextFeedbackResponse
 from app.context.schemas import ContextBuildList, ContextBuildResponse
-from app.memories.schemas import MemoryRead, WrittenMemory
+from app.memories.schemas import MemoryPage, MemoryRead, WrittenMemory
+from app.sessions.schemas import MessageBatchRead
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 JsonBody = dict[str, JsonValue]
+Params = dict[str, str | int | list[str]]
 
 
 class ApiError(Exception):
@@ -49,6 +51,14 @@ class ServiceApi:
     def __init__(self, http: httpx.AsyncClient) -> None:
         self.http = http
 
+    async def _send(
+        self, method: str, path: str, *, body: JsonBody | None = None, params: Params | None = None
+    ) -> httpx.Response:
+        response = await self.http.request(method, path, json=body, params=params)
+        if response.is_error:
+            raise ApiError(response.status_code, _problem_message(response))
+        return response
+
     async def _call(
         self,
         model: type[ModelT],
@@ -56,11 +66,9 @@ class ServiceApi:
         path: str,
         *,
         body: JsonBody | None = None,
-        params: dict[str, str | int] | None = None,
+        params: Params | None = None,
     ) -> ModelT:
-        response = await self.http.request(method, path, json=body, params=params)
-        if response.is_error:
-            raise ApiError(response.status_code, _problem_message(response))
+        response = await self._send(method, path, body=body, params=params)
         return model.model_validate_json(response.content)
 
     async def build(self, body: JsonBody) -> ContextBuildResponse:
@@ -71,6 +79,21 @@ class ServiceApi:
         """POST /agents/{agent_id}/memories."""
         path = f"/agents/{agent_id}/memories"
         return await self._call(WrittenMemory, "POST", path, body=memory)
+
+    async def memories(self, agent_id: str, params: Params) -> MemoryPage:
+        """GET /agents/{agent_id}/memories: a page of them, newest (or best match) first."""
+        path = f"/agents/{agent_id}/memories"
+        return await self._call(MemoryPage, "GET", path, params=params)
+
+    async def delete(self, memory_id: uuid.UUID, *, erase: bool) -> None:
+        """DELETE /memories/{memory_id}: erase it for good."""
+        params: Params = {"erase": "true"} if erase else {}
+        await self._send("DELETE", f"/memories/{memory_id}", params=params)
+
+    async def append(self, agent_id: str, session_id: str, body: JsonBody) -> MessageBatchRead:
+        """POST /agents/{agent_id}/sessions/{session_id}/messages."""
+        path = f"/agents/{agent_id}/sessions/{session_id}/messages"
+        return await self._call(MessageBatchRead, "POST", path, body=body)
 
     async def memory(self, memory_id: uuid.UUID) -> MemoryRead:
         """GET /memories/{memory_id}."""
@@ -106,5 +129,5 @@ class ServiceApi:
 
     async def contexts(self, agent_id: str, limit: int) -> ContextBuildList:
         """GET /context?agent_id=: the agent's latest builds."""
-        params: dict[str, str | int] = {"agent_id": agent_id, "limit": limit}
+        params: Params = {"agent_id": agent_id, "limit": limit}
         return await self._call(ContextBuildList, "GET", "/context", params=params)

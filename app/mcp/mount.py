@@ -12,13 +12,13 @@ import structlog
 from fastapi import FastAPI, Request
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.routing import Route
+from starlette.routing import Match, Route
 from starlette.types import Receive, Scope, Send
 
 from app.core.db import Database
 from app.mcp.api import ServiceApi
+from app.mcp.calls import McpContext
 from app.mcp.server import create_mcp_server
-from app.mcp.tools import McpContext
 from app.tenants.service import authenticate
 
 MCP_PATH = "/mcp"
@@ -76,8 +76,24 @@ class McpEndpoint:
         await self.manager.handle_request(scope, receive, send)
 
 
+class _McpRoute(Route):
+    """/mcp as the API's routes are: named in the request's scope, so its requests are counted
+    under their route like any other (the request metrics read `scope["route"]`)."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        match, child = super().matches(scope)
+        if match is not Match.NONE:
+            child["route"] = self
+        return match, child
+
+
 def mount_mcp(app: FastAPI) -> McpEndpoint:
-    """Serve MCP at /mcp on `app`; run `endpoint.running()` in its lifespan."""
+    """Serve MCP at /mcp on `app`; run `endpoint.running()` in its lifespan.
+
+    POST only: stateless with JSON answers, the server has no stream to offer on GET nor
+    session to end on DELETE, so those answer 405 at once (as the protocol allows) instead of
+    an event stream that never ends.
+    """
     endpoint = McpEndpoint(app)
-    app.router.routes.append(Route(MCP_PATH, endpoint, methods=["GET", "POST", "DELETE"]))
+    app.router.routes.append(_McpRoute(MCP_PATH, endpoint, methods=["POST"]))
     return endpoint

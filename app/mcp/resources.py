@@ -2,7 +2,7 @@
 
 from mcp.server.mcpserver import MCPServer
 
-from app.mcp.tools import Connect, McpContext, service
+from app.mcp.calls import Connect, McpContext, resource_service
 
 # Builds the recent-builds resource lists.
 RECENT_BUILDS = 20
@@ -18,7 +18,7 @@ def register_resources(server: MCPServer, connect: Connect) -> None:
         mime_type="application/json",
     )
     async def agent(agent_id: str, ctx: McpContext) -> str:
-        async with service(connect, ctx) as api:
+        async with resource_service(connect, ctx) as api:
             return (await api.agent(agent_id)).model_dump_json(indent=2)
 
     @server.resource(
@@ -29,5 +29,5 @@ def register_resources(server: MCPServer, connect: Connect) -> None:
         mime_type="application/json",
     )
     async def recent_builds(agent_id: str, ctx: McpContext) -> str:
-        async with service(connect, ctx) as api:
+        async with resource_service(connect, ctx) as api:
             return (await api.contexts(agent_id, RECENT_BUILDS)).model_dump_json(indent=2)

@@ -6,7 +6,8 @@ from pydantic import BaseModel, Field, JsonValue
 
 from app.context.history_schemas import ChatMessageRead
 from app.context.schemas import ContextBuildResponse, ContextItem
-from app.memories.schemas import MemoryRead, WrittenMemory
+from app.memories.schemas import MemoryPage, MemoryRead, WrittenMemory
+from app.sessions.schemas import MessageBatchRead
 
 
 class LoadedMemory(BaseModel):
@@ -111,4 +112,48 @@ class OpenedMemory(BaseModel):
             state=memory.state,
             text=memory.representations.full.text,
             fields=memory.fields,
+        )
+
+
+class MemoryList(BaseModel):
+    """A page of memories, short; `next_cursor` as `cursor` gives the next page."""
+
+    memories: list[StoredMemory]
+    next_cursor: str | None
+
+    @classmethod
+    def of(cls, page: MemoryPage) -> "MemoryList":
+        return cls(
+            memories=[StoredMemory.of(memory) for memory in page.items],
+            next_cursor=page.next_cursor,
+        )
+
+
+class ErasedMemory(BaseModel):
+    """A memory erased: reading it now says so."""
+
+    memory_id: uuid.UUID
+    erased: bool = True
+
+
+class AppendedMessage(BaseModel):
+    seq: int
+    role: str
+
+
+class AppendedMessages(BaseModel):
+    """The messages appended, with their place in the session, and the session's size now."""
+
+    session_id: str
+    messages: list[AppendedMessage]
+    messages_in_session: int
+    tokens_in_session: int
+
+    @classmethod
+    def of(cls, batch: MessageBatchRead) -> "AppendedMessages":
+        return cls(
+            session_id=batch.session.session_id,
+            messages=[AppendedMessage(seq=m.seq, role=m.role) for m in batch.messages],
+            messages_in_session=batch.session.messages,
+            tokens_in_session=batch.session.tokens,
         )

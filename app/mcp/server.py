@@ -2,8 +2,9 @@
 
 from mcp.server.mcpserver import MCPServer
 
+from app.mcp.calls import Connect
 from app.mcp.resources import register_resources
-from app.mcp.tools import Connect, register_tools
+from app.mcp.tools import register_tools
 
 INSTRUCTIONS = """Context Engine keeps an agent's memories (decisions, facts, procedures,
 episodes, censors) and its conversations. Before answering, call build_context and put its

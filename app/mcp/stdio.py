@@ -15,8 +15,8 @@ import structlog
 
 from app.core.config import Settings
 from app.mcp.api import ServiceApi
+from app.mcp.calls import McpContext
 from app.mcp.server import create_mcp_server
-from app.mcp.tools import McpContext
 from app.tenants.bootstrap import KEY_FILE
 
 # A build on a cold service, or a write queued behind others, may take a while.

@@ -1,20 +1,16 @@
-"""The MCP tools: build a context, write, search, open and rate memories, rate a context.
+"""The MCP tools of agents, contexts and sessions (those of memories: `memory_tools.py`).
 
 Each tool is one call (or two) of the service's API through `connect`, which gives the API of
 the caller's tenant; what the API refuses comes back as a tool error naming the field at fault.
 """
 
 import asyncio
-import contextlib
 import uuid
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Annotated, Any
+from typing import Annotated
 
-import httpx
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field, JsonValue
+from pydantic import Field
 
 from app.agents.schemas import AgentRead, Identity
 from app.context.followup_schemas import ContextFeedbackResponse
@@ -22,31 +18,17 @@ from app.context.history_schemas import ContextWindow
 from app.context.schemas import AgentRef, SessionId
 from app.context.types import FlexibleKind
 from app.mcp.api import ApiError, JsonBody, ServiceApi
-from app.mcp.schemas import BuiltContext, FoundMemory, OpenedMemory, SearchResult, StoredMemory
-from app.memories.schemas import MemoryCreate, MemoryRead, Outcome
+from app.mcp.calls import Connect, McpContext, service, tool
+from app.mcp.memory_tools import register_memory_tools
+from app.mcp.schemas import AppendedMessages, BuiltContext, FoundMemory, SearchResult
+from app.sessions.schemas import MessageCreate
 
-# The request context of a tool call; its lifespan and request types are the SDK's business.
-McpContext = Context[Any, Any]
-Connect = Callable[[McpContext], AbstractAsyncContextManager[ServiceApi]]
 # A search is a build of the query with this budget: room for a page of memories.
 SEARCH_BUDGET = 4000
 
 Query = Annotated[str, Field(min_length=1, max_length=2000)]
 Input = Annotated[str, Field(min_length=1, max_length=50_000)]
 Budget = Annotated[int, Field(ge=1, le=1_000_000)]
-
-
-@contextlib.asynccontextmanager
-async def service(connect: Connect, ctx: McpContext) -> AsyncIterator[ServiceApi]:
-    """The caller's API; a problem it answers, or a service out of reach, becomes the tool's
-    error message."""
-    try:
-        async with connect(ctx) as api:
-            yield api
-    except ApiError as exc:
-        raise ToolError(str(exc)) from exc
-    except httpx.TransportError as exc:
-        raise ToolError(f"The service cannot be reached: {exc!r}") from exc
 
 
 async def search_memories(
@@ -89,34 +71,16 @@ async def search_memories(
     )
 
 
-def _outcome_action(memory: MemoryRead, outcome: Outcome, notes: str | None) -> JsonBody:
-    """The lifecycle action that records an outcome for the memory's kind."""
-    if memory.kind == "decision":
-        # A reviewed decision's outcome is corrected; the one it replaces stays in its log.
-        name = "amend_outcome" if memory.state == "reviewed" else "record_outcome"
-        action: JsonBody = {"action": name, "outcome": outcome}
-        if notes:
-            action["notes"] = notes
-        return action
-    if memory.kind == "procedure":
-        if outcome not in ("success", "failure"):
-            raise ToolError("A procedure's use succeeded or failed: give success or failure.")
-        return {"action": "record_activation", "success": outcome == "success"}
-    raise ToolError(
-        f"Memory {memory.id} is a {memory.kind}: outcomes are recorded for decisions and "
-        "procedures only."
-    )
-
-
 def register_tools(server: MCPServer, connect: Connect) -> None:
     """Add the tools to `server`; `connect` gives the API of the caller's tenant."""
     _register_agent_tools(server, connect)
     _register_context_tools(server, connect)
-    _register_memory_tools(server, connect)
+    _register_session_tools(server, connect)
+    register_memory_tools(server, connect)
 
 
 def _register_agent_tools(server: MCPServer, connect: Connect) -> None:
-    @server.tool()
+    @tool(server)
     async def create_agent(agent_id: AgentRef, identity: Identity, ctx: McpContext) -> AgentRead:
         """Create an agent with its identity (name, description, traits, core rules): the top
         of its every context. An agent that exists is left as it is (an error says so)."""
@@ -133,7 +97,7 @@ def _register_agent_tools(server: MCPServer, connect: Connect) -> None:
 
 
 def _register_context_tools(server: MCPServer, connect: Connect) -> None:
-    @server.tool()
+    @tool(server)
     async def build_context(
         agent_id: AgentRef,
         input: Input,
@@ -155,7 +119,7 @@ def _register_context_tools(server: MCPServer, connect: Connect) -> None:
         async with service(connect, ctx) as api:
             return BuiltContext.of(await api.build(body))
 
-    @server.tool()
+    @tool(server)
     async def search_memory(
         agent_id: AgentRef,
         query: Query,
@@ -167,7 +131,7 @@ def _register_context_tools(server: MCPServer, connect: Connect) -> None:
         async with service(connect, ctx) as api:
             return await search_memories(api, agent_id, query, limit, kinds)
 
-    @server.tool()
+    @tool(server)
     async def feedback(
         context_id: uuid.UUID,
         ctx: McpContext,
@@ -187,34 +151,16 @@ def _register_context_tools(server: MCPServer, connect: Connect) -> None:
             return await api.feedback(context_id, body)
 
 
-def _register_memory_tools(server: MCPServer, connect: Connect) -> None:
-    @server.tool()
-    async def remember(agent_id: AgentRef, memory: MemoryCreate, ctx: McpContext) -> StoredMemory:
-        """Write a memory for the agent: a decision, fact, procedure, episode or censor (a thing
-        not to do), with the fields of its kind. A fact that repeats one confirms it."""
-        body: dict[str, JsonValue] = memory.model_dump(mode="json", exclude_unset=True)
-        async with service(connect, ctx) as api:
-            return StoredMemory.of(await api.remember(agent_id, body))
-
-    @server.tool()
-    async def expand_memory(
-        memory_id: uuid.UUID, ctx: McpContext, context_id: uuid.UUID | None = None
-    ) -> OpenedMemory:
-        """A memory's full text and fields, by id (from a context, or a search)."""
-        async with service(connect, ctx) as api:
-            return OpenedMemory.of(await api.expand(memory_id, context_id))
-
-    @server.tool()
-    async def record_outcome(
-        memory_id: uuid.UUID,
-        outcome: Outcome,
+def _register_session_tools(server: MCPServer, connect: Connect) -> None:
+    @tool(server)
+    async def append_messages(
+        agent_id: AgentRef,
+        session_id: SessionId,
+        messages: Annotated[list[MessageCreate], Field(min_length=1)],
         ctx: McpContext,
-        notes: Annotated[str, Field(max_length=20_000)] | None = None,
-    ) -> StoredMemory:
-        """How a decision turned out (success, partial, failure, or pending; a reviewed
-        decision's outcome and notes are replaced), or whether a use of a procedure succeeded
-        (success or failure)."""
+    ) -> AppendedMessages:
+        """Append messages to a session of the agent, in order (the first creates the session):
+        what build_context with that session_id prunes into the prompt's history."""
+        body: JsonBody = {"messages": [m.model_dump(mode="json") for m in messages]}
         async with service(connect, ctx) as api:
-            memory = await api.memory(memory_id)
-            action = _outcome_action(memory, outcome, notes)
-            return StoredMemory.of(await api.update(memory_id, action))
+            return AppendedMessages.of(await api.append(agent_id, session_id, body))

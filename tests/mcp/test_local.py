@@ -36,4 +36,5 @@ def test_local_service_without_a_key_says_how_to_get_one(service: Service, tmp_p
 def test_url_needs_a_key(service: Service) -> None:
     done = cli(service.env, "mcp", "--url", service.url)
     assert done.returncode == 2
-    assert "--url needs --api-key" in done.stderr
+    assert "--url needs the key" in done.stderr
+    assert "CE_API_KEY" in done.stderr

@@ -19,10 +19,14 @@ pytestmark = pytest.mark.committed
 TOOLS = {
     "create_agent",
     "build_context",
+    "append_messages",
     "remember",
+    "list_memories",
     "search_memory",
     "expand_memory",
+    "update_memory",
     "record_outcome",
+    "delete_memory",
     "feedback",
 }
 
@@ -61,6 +65,9 @@ async def test_lists_the_tools(mcp_of: McpClientOf, tenancy_a: Tenancy) -> None:
     remember = next(tool for tool in tools.tools if tool.name == "remember")
     # The memory argument is the API's write schema: one of the five kinds, each its fields.
     assert {"DecisionCreate", "FactCreate", "CensorCreate"} <= set(remember.input_schema["$defs"])
+    for tool in tools.tools:  # the docstrings' indentation is not the model's business
+        assert tool.description
+        assert "\n " not in tool.description, tool.name
 
 
 async def test_remember_then_search_finds_it(
@@ -283,7 +290,7 @@ async def test_nothing_of_an_erased_agent_is_found(
             await refused(mcp, "expand_memory", memory_id=written["memory_id"]),
             await refused(mcp, "feedback", context_id=built["context_id"], reply=word),
         ]
-        with pytest.raises(MCPError, match=f"agent://{agent}"):  # the resource fails to read
+        with pytest.raises(MCPError, match="404"):  # the resource is not found
             await mcp.read_resource(f"agent://{agent}")
         # An agent of the same id made again starts empty.
         created = await call(mcp, "create_agent", agent_id=agent, identity={"name": "Newer"})
