@@ -35,6 +35,7 @@ from app.runtime import Runtime, start_runtime, stop_task
 from app.sessions.router import router as sessions_router
 from app.tenants.bootstrap import ensure_first_key
 from app.tools.router import router as tools_router
+from app.tools.router import search_router
 
 log = structlog.get_logger(__name__)
 
@@ -124,6 +125,7 @@ def create_app(
     app.include_router(ops_router)
     app.include_router(agents_router)
     app.include_router(memories_router)
+    app.include_router(search_router)
     app.include_router(sessions_router)
     app.include_router(efforts_router)
     app.include_router(context_router)

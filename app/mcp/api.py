@@ -13,6 +13,7 @@ from app.context.followup_schemas import ContextFeedbackResponse
 from app.context.schemas import ContextBuildList, ContextBuildResponse
 from app.memories.schemas import MemoryPage, MemoryRead, WrittenMemory
 from app.sessions.schemas import MessageBatchRead
+from app.tools.memory_search import MemorySearchResponse
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 JsonBody = dict[str, JsonValue]
@@ -84,6 +85,11 @@ class ServiceApi:
         """GET /agents/{agent_id}/memories: a page of them, newest (or best match) first."""
         path = f"/agents/{agent_id}/memories"
         return await self._call(MemoryPage, "GET", path, params=params)
+
+    async def search(self, agent_id: str, params: Params) -> MemorySearchResponse:
+        """GET /agents/{agent_id}/memories/search: by meaning and words, nothing stored."""
+        path = f"/agents/{agent_id}/memories/search"
+        return await self._call(MemorySearchResponse, "GET", path, params=params)
 
     async def delete(self, memory_id: uuid.UUID, *, erase: bool) -> None:
         """DELETE /memories/{memory_id}: erase it for good."""

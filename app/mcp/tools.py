@@ -4,7 +4,6 @@ Each tool is one call (or two) of the service's API through `connect`, which giv
 the caller's tenant; what the API refuses comes back as a tool error naming the field at fault.
 """
 
-import asyncio
 import uuid
 from typing import Annotated
 
@@ -17,14 +16,11 @@ from app.context.followup_schemas import ContextFeedbackResponse
 from app.context.history_schemas import ContextWindow
 from app.context.schemas import AgentRef, SessionId
 from app.context.types import FlexibleKind
-from app.mcp.api import ApiError, JsonBody, ServiceApi
+from app.mcp.api import ApiError, JsonBody, Params, ServiceApi
 from app.mcp.calls import Connect, McpContext, service, tool
 from app.mcp.memory_tools import register_memory_tools
 from app.mcp.schemas import AppendedMessages, BuiltContext, FoundMemory, SearchResult
 from app.sessions.schemas import MessageCreate
-
-# A search is a build of the query with this budget: room for a page of memories.
-SEARCH_BUDGET = 4000
 
 Query = Annotated[str, Field(min_length=1, max_length=2000)]
 Input = Annotated[str, Field(min_length=1, max_length=50_000)]
@@ -38,35 +34,23 @@ async def search_memories(
     limit: int,
     kinds: list[FlexibleKind] | None = None,
 ) -> SearchResult:
-    """The agent's memories that best match a query, by meaning and words: the candidates a
-    build of the query loads, best first, with their summaries."""
-    # The tools read the items, not their score components nor what was left out.
-    body: JsonBody = {
-        "agent_id": agent_id,
-        "input": query,
-        "budget": SEARCH_BUDGET,
-        "manifest": "compact",
-    }
+    """The agent's memories that best match a query, by meaning and words, best first, with
+    their summaries (`GET /agents/{agent_id}/memories/search`: no build is stored)."""
+    params: Params = {"q": query, "limit": limit}
     if kinds:
-        body["kinds"] = list(kinds)
-    build = await api.build(body)
-    items = sorted(
-        (item for layer in build.layers for item in layer.items),
-        key=lambda item: item.score,
-        reverse=True,
-    )[:limit]
-    records = await asyncio.gather(*(api.memory(item.memory_id) for item in items))
+        params["kind"] = list(kinds)
+    found = await api.search(agent_id, params)
     return SearchResult(
         query=query,
         memories=[
             FoundMemory(
-                memory_id=item.memory_id,
-                kind=record.kind,
-                state=record.state,
-                score=item.score,
-                summary=record.representations.summary.text,
+                memory_id=memory.memory_id,
+                kind=memory.kind,
+                state=memory.state,
+                score=memory.score,
+                summary=memory.summary,
             )
-            for item, record in zip(items, records, strict=True)
+            for memory in found.memories
         ],
     )
 

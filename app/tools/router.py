@@ -2,18 +2,22 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Query
 
 from app.agents.schemas import AgentName
 from app.context.dependencies import Engine
+from app.context.types import FlexibleKind
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
+from app.core.errors import InvalidInput
+from app.core.fields import QUERY_TEXT_PATTERN
 from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
 from app.tenants.dependencies import CurrentTenant
 from app.tools import service
 from app.tools.examples import CALL_EXAMPLES
+from app.tools.memory_search import MemorySearchResponse, search_memories
 from app.tools.schemas import ToolCallRequest, ToolDefinition, ToolName, ToolResult
 
 router = APIRouter(
@@ -22,6 +26,14 @@ router = APIRouter(
     route_class=JsonBodyRoute,
     responses=problems(*AUTHENTICATED, 404, 422),  # each route names an agent
 )
+# The search of the search_memory tool, as data: beside the memories' own routes.
+search_router = APIRouter(
+    prefix="/agents/{agent_id}/memories",
+    tags=["memories"],
+    responses=problems(*AUTHENTICATED, 404, 422),
+)
+# Memories one search answers at most.
+MAX_FOUND = 50
 
 
 @router.get("")
@@ -51,3 +63,28 @@ async def call_tool(
         ToolResult,
         lambda: service.call_tool(session, engine, settings.tools, tenant, agent_id, name, body),
     )
+
+
+@search_router.get("/search")
+async def search_agent_memories(
+    agent_id: AgentName,
+    session: DbSession,
+    tenant: CurrentTenant,
+    engine: Engine,
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=2000,
+            pattern=QUERY_TEXT_PATTERN,
+            description="What to look for: a topic, a question, names or keywords.",
+        ),
+    ],
+    kind: Annotated[list[FlexibleKind], Query()] = [],  # noqa: B006 - FastAPI copies defaults
+    limit: Annotated[int, Query(ge=1, le=MAX_FOUND)] = 10,
+) -> MemorySearchResponse:
+    """The agent's memories that `q` finds by meaning and by words, best first, ranked and
+    gated as a build ranks and gates them, with their scores (nothing is stored)."""
+    if not q.strip():
+        raise InvalidInput("q must hold a word to search for, not only spaces", loc=["query", "q"])
+    return await search_memories(session, engine, tenant, agent_id, q, kind, limit)

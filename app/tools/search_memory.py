@@ -71,7 +71,9 @@ async def search_memory(call: ToolCall, arguments: SearchMemoryArguments) -> Too
     """The best matches of every source for the query."""
     search = SearchRepository(call.session, call.engine.corpus)
     query = await understand(
-        call,
+        call.engine,
+        call.tenant,
+        call.agent.id,
         search,
         arguments.query,
         arguments.kinds or FLEXIBLE_KINDS,

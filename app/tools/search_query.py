@@ -3,17 +3,19 @@ PostgreSQL stems them and their memory matches, the day or month it names, and i
 (read while the words are matched, as a build does; past the deadline, words alone)."""
 
 import asyncio
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from app.context.engine import ContextEngine
 from app.context.periods import Period, mentioned_period
 from app.context.pipeline import embed_input
 from app.context.search import SearchRepository
 from app.context.search_sql import SearchSpec, WordHits
 from app.context.types import FlexibleKind, Vector
 from app.core.time import utcnow
-from app.tools.types import ToolCall
+from app.tenants.models import Tenant
 
 
 @dataclass(frozen=True)
@@ -36,27 +38,28 @@ class SearchQuery:
 
 
 async def understand(
-    call: ToolCall,
+    engine: ContextEngine,
+    tenant: Tenant,
+    agent_id: uuid.UUID,
     search: SearchRepository,
     text: str,
     kinds: Sequence[FlexibleKind],
     *,
     limit: int,
-    session_id: str | None,
+    session_id: str | None = None,
 ) -> SearchQuery:
     """The query's word matches among the agent's memories (of `kinds`), read while it is
     embedded on a thread."""
-    engine = call.engine
-    embedding = asyncio.create_task(embed_input(engine, call.tenant, text))
+    embedding = asyncio.create_task(embed_input(engine, tenant, text))
     try:
         now = utcnow()
         period = mentioned_period(text, now)
         spec = SearchSpec.of(
             engine.settings,
-            call.agent.id,
+            agent_id,
             text,
             kinds,
-            corpus_size=await search.agent_size(call.agent.id),
+            corpus_size=await search.agent_size(agent_id),
             period=period,
         )
         words = await search.match_words(spec)

@@ -3,6 +3,9 @@ search, ranking and relevance gate) and, with a session, its efforts (efforts' s
 or id) and its earlier messages (the build's recall statement, by words and by meaning). Each
 returns a `Section`, best first."""
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.context.engine import ContextEngine
 from app.context.fill import Rules
 from app.context.gate import admissions
 from app.context.history_schemas import ContextWindow
@@ -10,7 +13,7 @@ from app.context.ranking import rank
 from app.context.recall import words_needed
 from app.context.search import SearchRepository
 from app.context.search_sql import Neighbours
-from app.context.types import Candidate, Frame
+from app.context.types import Admission, Candidate, Frame, Scored
 from app.efforts.repository import EffortRepository
 from app.efforts.service import Where, search_efforts
 from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
@@ -32,20 +35,27 @@ def memory_line(candidate: Candidate) -> str:
     )
 
 
-async def memories(call: ToolCall, query: SearchQuery) -> Section:
+async def found_memories(
+    session: AsyncSession, engine: ContextEngine, query: SearchQuery
+) -> list[tuple[Scored, Admission]]:
     """The agent's memories the query finds by meaning and words, ranked as a build ranks them,
-    those the relevance gate lets in, at most `limit`."""
-    settings = call.engine.settings
-    search = SearchRepository(call.session, call.engine.corpus)
+    those the relevance gate lets in (and why), best first, at most `limit`."""
+    settings = engine.settings
+    search = SearchRepository(session, engine.corpus)
     candidates = await search.finish(query.spec, query.words, query.vector, Neighbours())
     ranked = rank(
         candidates, _ANY_FRAME, query.now, settings.weights, settings.half_life_days, query.period
     )
     gate = Rules.of(settings).gate
-    admitted = [s for s, why in zip(ranked, admissions(ranked, gate), strict=True) if why]
-    best = admitted[: query.limit]
+    admitted = [(s, why) for s, why in zip(ranked, admissions(ranked, gate), strict=True) if why]
+    return admitted[: query.limit]
+
+
+async def memories(call: ToolCall, query: SearchQuery) -> Section:
+    """The memories the query finds (`found_memories`), a line each."""
+    best = await found_memories(call.session, call.engine, query)
     items = tuple(
-        Item(memory_line(s.candidate), Reference("memory", s.candidate.memory_id)) for s in best
+        Item(memory_line(s.candidate), Reference("memory", s.candidate.memory_id)) for s, _ in best
     )
     return Section("Memories:", items, f'No memory matches "{query.text}".')
 

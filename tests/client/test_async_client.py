@@ -46,6 +46,8 @@ async def test_build_with_a_session_gives_the_memory_and_the_history(
     assert isinstance(built, ContextBuildResponse)
     assert DEPLOYS in built.context
     assert written.id in {item.memory_id for layer in built.layers for item in layer.items}
+    found = await engine.search("newton", "deploy production", limit=3)
+    assert written.id in [m.memory_id for m in found.memories]
     assert [m.content for m in built.messages or []] == [
         "When do we deploy?",
         "Let me check the deploy calendar.",

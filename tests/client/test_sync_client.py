@@ -28,6 +28,9 @@ def test_the_common_loop_over_http(engine: ContextEngine) -> None:
         engine.append(agent, "s-1", [{"role": "user", "content": "Where is staging?"}])
         built = engine.build(agent, "Where does the staging cluster run?", session="s-1")
         assert "Frankfurt" in built.context
+        found = engine.search(agent, "Frankfurt staging", kinds=["fact"], limit=5)
+        assert [m.memory_id for m in found.memories] == [written.id]
+        assert found.memories[0].reason in ("meaning", "words")  # as the worker's timing has it
         assert [m.content for m in built.messages or []] == ["Where is staging?"]
         feedback = engine.feedback(built.context_id, used=[written.id])
         assert feedback.referenced == [written.id]

@@ -105,3 +105,15 @@ async def test_append_messages_then_build_with_the_session(
     assert (more["messages"], more["messages_in_session"]) == ([{"seq": 2, "role": "user"}], 3)
     assert built["messages"][:2] == turns
     assert "messages" in empty
+
+
+async def test_search_memory_stores_no_build(
+    mcp_of: McpClientOf, tenancy_a: Tenancy, api: httpx.Client, agent: str
+) -> None:
+    content = unique("Backups are copied to the second region nightly.")
+    async with mcp_of(tenancy_a.key) as mcp:
+        written = await call(mcp, "remember", agent_id=agent, memory=fact(content))
+        found = await call(mcp, "search_memory", agent_id=agent, query=content.split()[-1][:-1])
+    assert [m["memory_id"] for m in found["memories"]] == [written["memory_id"]]
+    builds = await asyncio.to_thread(api.get, "/context", params={"agent_id": agent})
+    assert builds.json()["items"] == []

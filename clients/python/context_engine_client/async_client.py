@@ -157,6 +157,18 @@ class AsyncContextEngine:
         """One page of the agent's memories (`kind=`, `state=`, `q=`, `cursor=`, `limit=`)."""
         return await self.send(calls.memories(agent, params))
 
+    async def search(
+        self,
+        agent: str,
+        query: str,
+        *,
+        kinds: Sequence[str] = (),
+        limit: int | None = None,
+    ) -> models.MemorySearchResponse:
+        """The agent's memories `query` finds by meaning and words, best first, with their
+        scores and why each would be in a build (nothing is stored; at most `limit`, ≤ 50)."""
+        return await self.send(calls.search(agent, query, kinds, limit))
+
     async def get_memory(self, memory_id: str) -> models.MemoryRead:
         return await self.send(calls.get_memory(memory_id))
 

@@ -21,6 +21,7 @@ from context_engine_client.models import (
     JsonValue,
     MemoryPage,
     MemoryRead,
+    MemorySearchResponse,
     MessageBatchRead,
     MessagePage,
     SessionPage,
@@ -174,6 +175,18 @@ def delete_agent(agent: str) -> Call[None]:
 def memories(agent: str, params: Mapping[str, str | int | list[str]]) -> Call[MemoryPage]:
     path = f"/agents/{_segment(agent)}/memories"
     return Call("GET", path, decode(MemoryPage.model_validate_json), params=params)
+
+
+def search(
+    agent: str, query: str, kinds: Sequence[str], limit: int | None
+) -> Call[MemorySearchResponse]:
+    path = f"/agents/{_segment(agent)}/memories/search"
+    params: dict[str, str | int | list[str]] = {"q": query}
+    if kinds:
+        params["kind"] = list(kinds)
+    if limit is not None:
+        params["limit"] = limit
+    return Call("GET", path, decode(MemorySearchResponse.model_validate_json), params=params)
 
 
 def get_memory(memory_id: str) -> Call[MemoryRead]:

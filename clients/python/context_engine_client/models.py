@@ -571,6 +571,29 @@ class FactCreate(BaseModel):
     confidence: float = 0.8
 
 
+class FoundMemory(BaseModel):
+    """A memory the query finds: its score as a build ranks it, and why the gate let it in."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    memory_id: str
+    kind: Literal["decision", "fact", "procedure", "episode"]
+    state: str
+    occurred_at: datetime
+    score: float
+    reason: Literal["meaning", "words", "kind_best", "standout", "neighbour", "period", "linked"]
+    """Why it may take a place in a build: `meaning`, `words`, `kind_best`, `standout`,
+    `neighbour`, `period` or `linked` (as a build's manifest says).
+    """
+    components: dict[str, float]
+    """The parts of the score, as a build's."""
+    summary: str
+    excerpt: str | None
+    """The passages of its full text around the query's words, when its summary holds none of
+    them.
+    """
+
+
 class FrameDefinition(BaseModel):
     """An agent's own frame, or its changes to a built-in one; omitted fields are inherited."""
 
@@ -869,6 +892,17 @@ class MemoryRestored(BaseModel):
         "forgotten",
     ]
     undone: RecordedChange
+
+
+class MemorySearchResponse(BaseModel):
+    """The memories a query finds, best first."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    query: str
+    by_meaning: bool
+    """False when the query could not be embedded in time: found by words alone."""
+    memories: list[FoundMemory]
 
 
 class MessageBatchCreate(BaseModel):
