@@ -10,7 +10,7 @@ from pathlib import Path
 from types import FrameType
 
 from app.core.config import Settings, get_settings
-from app.core.logging import configure_logging
+from app.core.logging import announce, configure_logging
 from app.core.shared_metrics import share_between_processes
 
 # The key of `mcp`, as the Python client reads it too: out of the process list.
@@ -27,11 +27,14 @@ def _serve(settings: Settings, workers: int | None) -> None:
     from app.main import create_app
 
     processes = workers or settings.api.processes()
-    print(
-        f"Context Engine on http://{settings.host}:{settings.port} — "
-        f"docs at http://{settings.host}:{settings.port}/docs"
+    url = f"http://{settings.host}:{settings.port}"
+    announce(
+        f"Context Engine on {url} — docs at {url}/docs"
         + (f" ({processes} processes)" if processes > 1 else ""),
-        file=sys.stderr,
+        "service.listening",
+        url=url,
+        docs=f"{url}/docs",
+        processes=processes,
     )
     # uvicorn shuts down gracefully on SIGTERM, then raises the signal again, which would end
     # the process with -15; a requested stop is a clean exit (0), as for `worker`.
@@ -63,7 +66,7 @@ async def _worker(settings: Settings) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     async with start_runtime(settings, run_worker=True):
-        print("Worker running; Ctrl-C stops it.", file=sys.stderr)
+        announce("Worker running; Ctrl-C stops it.", "worker.running")
         await stop.wait()
 
 

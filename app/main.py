@@ -121,7 +121,7 @@ def create_app(
     install_openapi(app, batch_max_items=settings.api.batch_max_items)
     app.add_middleware(UnexpectedErrorMiddleware)  # innermost: the others see its 500
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.api.max_body_bytes)
-    app.add_middleware(RequestContextMiddleware)
+    app.add_middleware(RequestContextMiddleware, access_log=settings.access_log)
     app.include_router(ops_router)
     app.include_router(agents_router)
     app.include_router(memories_router)

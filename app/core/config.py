@@ -390,6 +390,7 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535)
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     log_json: bool = False
+    access_log: bool = True  # a line per request (`http.request`)
     database: DatabaseSettings = DatabaseSettings()
     embeddings: EmbeddingSettings = EmbeddingSettings()
     llm: LlmSettings = LlmSettings()

@@ -10,20 +10,29 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.core.errors import problem_response, unexpected_problem
 from app.core.metrics import HTTP_LATENCY, HTTP_REQUESTS
 
+log = structlog.get_logger()
+
 
 class RequestContextMiddleware:
-    """Gives each request an id (echoed as X-Request-ID) and records its metrics; every answer
+    """Gives each request an id (echoed as X-Request-ID and on every log line of the request),
+    records its metrics and, with `access_log`, logs it (`http.request`: method, path, route,
+    status, milliseconds; not the query string, which may hold a user's words); every answer
     says `X-Content-Type-Options: nosniff`."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, *, access_log: bool = True) -> None:
         self.app = app
+        self.access_log = access_log
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64] or uuid.uuid4().hex
+        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64]
+        if not request_id:
+            request_id = uuid.uuid4().hex
+            # Seen by what reads the headers rather than the logging context (MCP's tools).
+            scope["headers"] = [*scope["headers"], (b"x-request-id", request_id.encode())]
         structlog.contextvars.bind_contextvars(request_id=request_id)
         status = 500
         started = time.perf_counter()
@@ -44,8 +53,18 @@ class RequestContextMiddleware:
         finally:
             route = scope.get("route")
             template = getattr(route, "path", "unmatched")
+            seconds = time.perf_counter() - started
             HTTP_REQUESTS.labels(template, scope["method"], str(status)).inc()
-            HTTP_LATENCY.labels(template, scope["method"]).observe(time.perf_counter() - started)
+            HTTP_LATENCY.labels(template, scope["method"]).observe(seconds)
+            if self.access_log:
+                log.info(
+                    "http.request",
+                    method=scope["method"],
+                    path=scope["path"],
+                    route=template,
+                    status=status,
+                    ms=round(seconds * 1000, 1),
+                )
             structlog.contextvars.unbind_contextvars("request_id")
 
 

@@ -50,10 +50,14 @@ class McpEndpoint:
     @contextlib.asynccontextmanager
     async def connect(self, ctx: McpContext) -> AsyncIterator[ServiceApi]:
         """The API of this app, in process, with the key of the MCP request."""
-        headers = {"Authorization": (ctx.headers or {}).get("authorization", "")}
-        # The calls log under the id of the MCP request they serve.
-        request_id = structlog.contextvars.get_contextvars().get("request_id")
-        if isinstance(request_id, str):
+        received = ctx.headers or {}
+        headers = {"Authorization": received.get("authorization", "")}
+        # The SDK runs the tool in a task of its own, outside the request's logging context:
+        # the id comes with the request's headers (the middleware puts it there). The tool's
+        # lines, the SDK's about the call and the API calls it makes log under it.
+        request_id = received.get("x-request-id")
+        if request_id:
+            structlog.contextvars.bind_contextvars(request_id=request_id)
             headers["X-Request-ID"] = request_id
         transport = httpx.ASGITransport(app=self.app)
         async with httpx.AsyncClient(

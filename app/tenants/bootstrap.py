@@ -2,10 +2,10 @@
 
 import asyncio
 import os
-import sys
 from pathlib import Path
 
 from app.core.db import Database
+from app.core.logging import announce
 from app.tenants.service import create_key, has_keys, lock_bootstrap
 
 KEY_FILE = "api-key"
@@ -19,15 +19,18 @@ async def ensure_first_key(database: Database, data_dir: Path) -> None:
         await lock_bootstrap(session)
         if await has_keys(session):
             if await asyncio.to_thread(key_file.exists):
-                print(f"API key: see {key_file}", file=sys.stderr)
+                announce(f"API key: see {key_file}", "api_key.kept", key_file=str(key_file))
             return
         issued = await create_key(session, "default", "first key")
         # Written before the commit: a key that could not be kept is not issued either.
         await asyncio.to_thread(_keep, key_file, issued.key)
-    print(
+    # Shown to the person at the terminal; a log collector gets where it is, not the key.
+    announce(
         f"\nYour API key (tenant 'default'; also saved in {key_file}):\n\n    {issued.key}\n\n"
         f"Use it as: Authorization: Bearer {issued.key}\n",
-        file=sys.stderr,
+        "api_key.issued",
+        tenant="default",
+        key_file=str(key_file),
     )
 
 
