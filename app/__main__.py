@@ -2,6 +2,7 @@
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -88,21 +89,24 @@ async def _keys(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _reembed(settings: Settings) -> None:
-    from app.memories.maintenance import reembed_all
+async def _reembed(settings: Settings, *, force: bool, wait: bool) -> None:
+    from app.memories import reembedding
     from app.runtime import migrated_database
 
-    async with migrated_database(settings) as database, database.sessionmaker.begin() as session:
-        count = await reembed_all(
-            session,
-            settings.embeddings.model,
-            settings.embeddings.dimensions,
-            settings.worker.max_attempts,
-        )
-    print(
-        f"Queued {count} memories for re-embedding with {settings.embeddings.model} "
-        f"({settings.embeddings.dimensions} dimensions); the worker computes them now."
-    )
+    async with migrated_database(settings) as database:
+        queued = await reembedding.reembed(database.sessionmaker, settings, print, force=force)
+        if not queued:
+            return
+        if not wait:
+            print("The worker computes them now (`serve`'s, or `python -m app worker`).")
+            return
+        print("The worker computes them now; Ctrl-C stops watching (the work goes on).")
+        try:
+            await reembedding.watch(database.sessionmaker, lambda line: print(line, flush=True))
+        except asyncio.CancelledError:
+            print("Stopped watching; the worker goes on.")
+            return
+        print("Done: every queued memory has been through the worker.")
 
 
 async def _rerender(settings: Settings) -> None:
@@ -113,7 +117,15 @@ async def _rerender(settings: Settings) -> None:
     providers = await asyncio.to_thread(build_providers, settings)
     try:
         async with migrated_database(settings) as database:
-            done = await rerender_all(database.sessionmaker, providers, settings)
+            done = await rerender_all(
+                database.sessionmaker,
+                providers,
+                settings,
+                progress=lambda so_far: print(
+                    f"  {so_far.memories:,} memories rendered, {so_far.changed:,} changed",
+                    flush=True,
+                ),
+            )
     finally:
         await providers.aclose()
     print(
@@ -188,7 +200,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     commands.add_parser("worker", help="run only the background worker")
     commands.add_parser("migrate", help="apply database migrations")
-    commands.add_parser("reembed", help="recompute every embedding after a model change")
+    reembed = commands.add_parser(
+        "reembed", help="recompute every embedding after a model change, and watch it done"
+    )
+    reembed.add_argument(
+        "--force", action="store_true", help="also when the vectors come from the same model"
+    )
+    reembed.add_argument(
+        "--no-wait", action="store_true", help="queue the work and return without watching it"
+    )
     commands.add_parser(
         "rerender", help="render every memory's three sizes again after an upgrade changed them"
     )
@@ -230,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(migrate(settings))
         print("Migrations applied.")
     elif args.command == "reembed":
-        asyncio.run(_reembed(settings))
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_reembed(settings, force=args.force, wait=not args.no_wait))
     elif args.command == "rerender":
         asyncio.run(_rerender(settings))
     elif args.command == "prepare-model":

