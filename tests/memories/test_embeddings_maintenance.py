@@ -13,6 +13,7 @@ from app.core.db import Database
 from app.core.worker import Worker
 from app.memories.maintenance import (
     EmbeddingModelChanged,
+    Rerendered,
     check_embedding_model,
     reembed_all,
     rerender_all,
@@ -98,8 +99,14 @@ async def test_rerender_brings_old_representations_up_to_date(
             .where(Memory.id == uuid.UUID(memory["id"]))
             .values(summary="Decision: Chose Postgres over ChromaDB.", full_text="Decision.")
         )
-    done = await rerender_all(sessionmaker, providers, settings)
+    heard: list[Rerendered] = []
+    done = await rerender_all(
+        sessionmaker, providers, settings, batch_size=1, progress=heard.append
+    )
     assert (done.changed, done.embeds) == (1, 1)
+    # The count so far after each batch (of one here), up to the whole.
+    assert [so_far.memories for so_far in heard] == list(range(1, done.memories + 1))
+    assert heard[-1] == done
     again = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
     assert again["representations"] == current["representations"]
     assert await worker.drain() >= 1  # the full text changed back: embedded again
