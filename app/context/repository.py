@@ -19,6 +19,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy import cast as sql_cast
@@ -144,9 +145,14 @@ class ContextRepository:
         return await self.session.scalar(query)
 
     async def recent_builds(
-        self, tenant_id: uuid.UUID, agent_id: uuid.UUID, limit: int
+        self,
+        tenant_id: uuid.UUID,
+        agent_id: uuid.UUID,
+        limit: int,
+        before: tuple[datetime, uuid.UUID] | None = None,
     ) -> Sequence[ContextBuild]:
-        """An agent's latest builds, newest first, without their stored documents."""
+        """An agent's latest builds (made before the `before` position), newest first, without
+        their stored documents."""
         documents = (ContextBuild.request, ContextBuild.response, ContextBuild.centroid)
         query = (
             select(ContextBuild)
@@ -155,6 +161,8 @@ class ContextRepository:
             .order_by(ContextBuild.created_at.desc(), ContextBuild.id.desc())
             .limit(limit)
         )
+        if before is not None:
+            query = query.where(tuple_(ContextBuild.created_at, ContextBuild.id) < tuple_(*before))
         return (await self.session.scalars(query)).all()
 
     async def delete_session_builds(

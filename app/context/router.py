@@ -16,6 +16,7 @@ from app.context.followup_schemas import (
 )
 from app.context.schemas import ContextBuildList, ContextBuildRequest, ContextBuildResponse
 from app.core.bodies import JsonBodyRoute
+from app.core.cursor import ID_CURSOR_PATTERN
 from app.core.db import DbSession
 from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
@@ -89,9 +90,17 @@ async def list_contexts(
     session: DbSession,
     tenant: CurrentTenant,
     limit: Annotated[int, Query(ge=1, le=MAX_LISTED)] = 20,
+    cursor: Annotated[
+        str | None,
+        Query(
+            pattern=ID_CURSOR_PATTERN,
+            description="`next_cursor` of the page before: `<microseconds since 1970 UTC>_<id>`. "
+            "Any such position lists the builds made before it.",
+        ),
+    ] = None,
 ) -> ContextBuildList:
     """An agent's latest builds, newest first: what was asked, frame, tokens and feedback."""
-    return await service.list_builds(session, tenant, agent_id, limit)
+    return await service.list_builds(session, tenant, agent_id, limit, cursor)
 
 
 # Only an id matches: GET /context/build is a wrong method (405), not a malformed context id.

@@ -323,6 +323,8 @@ class ContextBuildSummary(BaseModel):
 
 
 class ContextBuildList(BaseModel):
-    """An agent's latest builds, newest first; GET /context/{context_id} reads one whole."""
+    """An agent's latest builds, newest first; GET /context/{context_id} reads one whole, and
+    `next_cursor` as `cursor` gives the next page."""
 
     items: list[ContextBuildSummary]
+    next_cursor: str | None = None

@@ -15,6 +15,7 @@ from app.context.schemas import (
     ContextBuildRequest,
     ContextBuildSummary,
 )
+from app.core.cursor import decode_id_position, encode_position
 from app.core.errors import NotFound
 from app.tenants.models import Tenant
 
@@ -35,12 +36,16 @@ async def read_build(session: AsyncSession, tenant: Tenant, context_id: uuid.UUI
 
 
 async def list_builds(
-    session: AsyncSession, tenant: Tenant, agent_name: str, limit: int
+    session: AsyncSession, tenant: Tenant, agent_name: str, limit: int, cursor: str | None = None
 ) -> ContextBuildList:
-    """An agent's latest builds, newest first."""
+    """An agent's latest builds, newest first; a cursor keeps to those made before it."""
     agent = await get_agent(session, tenant, agent_name)
-    builds = await ContextRepository(session).recent_builds(tenant.id, agent.id, limit)
+    before = decode_id_position(cursor) if cursor else None
+    found = await ContextRepository(session).recent_builds(tenant.id, agent.id, limit + 1, before)
+    builds = found[:limit]
+    more = len(found) > limit
     return ContextBuildList(
+        next_cursor=encode_position(builds[-1].created_at, str(builds[-1].id)) if more else None,
         items=[
             ContextBuildSummary(
                 context_id=build.id,
@@ -54,7 +59,7 @@ async def list_builds(
                 created_at=build.created_at,
             )
             for build in builds
-        ]
+        ],
     )
 
 

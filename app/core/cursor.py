@@ -6,9 +6,14 @@ before it (and, at the same microsecond, with a smaller key), so a cursor never 
 been issued.
 """
 
+import uuid
 from datetime import UTC, datetime, timedelta
 
 MICROS_PATTERN = "[0-9]{1,18}"
+# A position whose key is a row's id (a memory's, a build's).
+ID_CURSOR_PATTERN = (
+    rf"^{MICROS_PATTERN}_[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{12}}$"
+)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # Past Python's last datetime every row is before the position: list from the newest.
 _LATEST = datetime.max.replace(tzinfo=UTC)
@@ -28,3 +33,9 @@ def decode_position(cursor: str) -> tuple[datetime, str]:
     except OverflowError:
         created_at = _LATEST
     return created_at, key
+
+
+def decode_id_position(cursor: str) -> tuple[datetime, uuid.UUID]:
+    """The (created_at, id) of a cursor that matches ID_CURSOR_PATTERN."""
+    created_at, key = decode_position(cursor)
+    return created_at, uuid.UUID(key)

@@ -233,7 +233,9 @@ def memory_page(
     # A decision written with its final outcome starts reviewed, and the outcome may have
     # been recorded since: its first state is not known. Every other kind starts in one.
     first = "" if memory.kind == "decision" else f" in state '{INITIAL_STATE[memory.kind]}'"
-    events = [LifecycleEvent("written", f"as a {memory.kind}{first}", _when(provenance.created_at))]
+    article = "an" if memory.kind[:1] in "aeiou" else "a"
+    written = f"as {article} {memory.kind}{first}"
+    events = [LifecycleEvent("written", written, _when(provenance.created_at))]
     if provenance.embedded_at is not None:
         events.append(
             LifecycleEvent(

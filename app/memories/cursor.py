@@ -7,12 +7,10 @@ A cursor is `<microseconds since 1970-01-01 UTC>_<memory id>` of the last memory
 import uuid
 from datetime import datetime
 
-from app.core.cursor import MICROS_PATTERN, decode_position, encode_position
+from app.core.cursor import ID_CURSOR_PATTERN, decode_id_position, encode_position
 from app.memories.models import Memory
 
-CURSOR_PATTERN = (
-    rf"^{MICROS_PATTERN}_[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{12}}$"
-)
+CURSOR_PATTERN = ID_CURSOR_PATTERN
 
 
 def encode_cursor(memory: Memory) -> str:
@@ -22,5 +20,4 @@ def encode_cursor(memory: Memory) -> str:
 
 def decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
     """The (created_at, id) of a cursor that matches CURSOR_PATTERN."""
-    created_at, memory_id = decode_position(cursor)
-    return created_at, uuid.UUID(memory_id)
+    return decode_id_position(cursor)

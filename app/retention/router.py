@@ -1,4 +1,5 @@
-"""HTTP routes of retention: run it for an agent, list what it changed, restore a memory."""
+"""HTTP routes of retention: run it for an agent, list what it changed, restore a memory; a
+memory's history (its lifecycle actions and retention's changes)."""
 
 import uuid
 from typing import Annotated
@@ -11,7 +12,9 @@ from app.core.db import DbSession
 from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import ProvidersDep, SettingsDep
+from app.memories.dependencies import MemoryCtx
 from app.retention import limits, service
+from app.retention.history import MemoryHistory, memory_history
 from app.retention.schemas import (
     RUN_EXAMPLES,
     MemoryRestored,
@@ -96,3 +99,13 @@ async def put_retention_limits(
 ) -> RetentionLimitsRead:
     """Give the agent its own size limits (null: the setting's); they apply from its next run."""
     return await limits.set_limits(session, settings.retention, tenant, agent_id, body)
+
+
+@router.get("/memories/{memory_id}/history", responses=problems(410))
+async def get_memory_history(
+    memory_id: uuid.UUID, session: DbSession, tenant: CurrentTenant, ctx: MemoryCtx
+) -> MemoryHistory:
+    """A memory's history, oldest first: written, embedded, each lifecycle action (with the
+    outcome it recorded or amended) and each change retention made (with its reason, and when
+    it was undone); 410 once erased."""
+    return await memory_history(session, ctx, tenant, memory_id)

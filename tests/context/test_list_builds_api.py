@@ -41,6 +41,23 @@ async def test_lists_the_latest_builds_newest_first(
         "/context", params={"agent_id": "newton", "limit": 1}, headers=tenancy.headers
     )
     assert [item["context_id"] for item in one.json()["items"]] == [newer]
+    assert response.json()["next_cursor"] is None  # everything fit in the first page
+
+
+async def test_pages_follow_each_other_with_the_cursor(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    made = [await _build(client, tenancy, f"Question {n}?") for n in range(5)]
+    listed: list[str] = []
+    params: dict[str, str | int] = {"agent_id": "newton", "limit": 2}
+    for _ in range(5):
+        page = (await client.get("/context", params=params, headers=tenancy.headers)).json()
+        listed += [item["context_id"] for item in page["items"]]
+        if page["next_cursor"] is None:
+            break
+        params["cursor"] = page["next_cursor"]
+    assert listed == made[::-1]  # every build once, newest first, past any first 100 too
 
 
 async def test_another_tenants_agent_is_not_found(
@@ -60,6 +77,7 @@ async def test_bad_query_is_named(client: httpx.AsyncClient, tenancy: Tenancy) -
         {},
         {"agent_id": "newton", "limit": 0},
         {"agent_id": "../x"},
+        {"agent_id": "newton", "cursor": "not-a-position"},
     ]
     for params in cases:
         response = await client.get("/context", params=params, headers=tenancy.headers)

@@ -158,7 +158,7 @@ async def test_memory_page_shows_three_representations_its_state_and_its_builds(
     assert "Chose Postgres over Redis for the cache" in page
     assert '<strong id="state">recorded</strong>' in page
     assert "<th>written</th><td>as a decision</td>" in page
-    assert "<th>job embed</th><td>done after 1 attempts" in page
+    assert "<th>job embed</th><td>done after 1 attempt</td>" in page
     assert f'href="/inspect/builds/{inspected.build["context_id"]}"' in page
 
 
@@ -226,6 +226,7 @@ async def test_memory_page_lists_retentions_changes_with_their_reasons(
     assert change["rule"] == "episode_summarized"
     page = (await client.get(f"/inspect/memories/{ids['old']}", headers=cookie(tenancy))).text
     assert "<th>retention: episode_summarized</th>" in page
+    assert "<th>written</th><td>as an episode in state &#39;active&#39;</td>" in page
     assert "&#39;active&#39; → &#39;summarized&#39;: happened 40 days before" in page
     assert "Vacuum &lt;incident&gt;" in page
 

@@ -169,6 +169,17 @@ class AsyncContextEngine:
         scores and why each would be in a build (nothing is stored; at most `limit`, ≤ 50)."""
         return await self.send(calls.search(agent, query, kinds, limit))
 
+    async def memory_history(self, memory_id: str) -> models.MemoryHistory:
+        """The memory's history, oldest first: written, embedded, lifecycle actions, retention's
+        changes."""
+        return await self.send(calls.memory_history(memory_id))
+
+    async def builds(
+        self, agent: str, *, cursor: str | None = None, limit: int | None = None
+    ) -> models.ContextBuildList:
+        """One page of the agent's builds, newest first (`next_cursor` gives the next)."""
+        return await self.send(calls.builds(agent, cursor, limit))
+
     async def get_memory(self, memory_id: str) -> models.MemoryRead:
         return await self.send(calls.get_memory(memory_id))
 

@@ -14,11 +14,13 @@ from context_engine_client.core import IDEMPOTENCY_HEADER, Call, decode, no_body
 from context_engine_client.models import (
     AgentPage,
     AgentRead,
+    ContextBuildList,
     ContextBuildResponse,
     ContextFeedbackResponse,
     ContextRefreshResponse,
     ContextWindow,
     JsonValue,
+    MemoryHistory,
     MemoryPage,
     MemoryRead,
     MemorySearchResponse,
@@ -187,6 +189,16 @@ def search(
     if limit is not None:
         params["limit"] = limit
     return Call("GET", path, decode(MemorySearchResponse.model_validate_json), params=params)
+
+
+def memory_history(memory_id: str) -> Call[MemoryHistory]:
+    path = f"/memories/{_segment(memory_id)}/history"
+    return Call("GET", path, decode(MemoryHistory.model_validate_json))
+
+
+def builds(agent: str, cursor: str | None, limit: int | None) -> Call[ContextBuildList]:
+    params: dict[str, str | int | list[str]] = {"agent_id": agent, **_page_params(cursor, limit)}
+    return Call("GET", "/context", decode(ContextBuildList.model_validate_json), params=params)
 
 
 def get_memory(memory_id: str) -> Call[MemoryRead]:

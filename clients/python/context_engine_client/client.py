@@ -167,6 +167,17 @@ class ContextEngine:
         scores and why each would be in a build (nothing is stored; at most `limit`, ≤ 50)."""
         return self.send(calls.search(agent, query, kinds, limit))
 
+    def memory_history(self, memory_id: str) -> models.MemoryHistory:
+        """The memory's history, oldest first: written, embedded, lifecycle actions, retention's
+        changes."""
+        return self.send(calls.memory_history(memory_id))
+
+    def builds(
+        self, agent: str, *, cursor: str | None = None, limit: int | None = None
+    ) -> models.ContextBuildList:
+        """One page of the agent's builds, newest first (`next_cursor` gives the next)."""
+        return self.send(calls.builds(agent, cursor, limit))
+
     def get_memory(self, memory_id: str) -> models.MemoryRead:
         return self.send(calls.get_memory(memory_id))
 

@@ -137,11 +137,14 @@ class Confirm(BaseModel):
 
 
 class ContextBuildList(BaseModel):
-    """An agent's latest builds, newest first; GET /context/{context_id} reads one whole."""
+    """An agent's latest builds, newest first; GET /context/{context_id} reads one whole, and
+    `next_cursor` as `cursor` gives the next page.
+    """
 
     model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
 
     items: list[ContextBuildSummary]
+    next_cursor: str | None = None
 
 
 class ContextBuildRequest(BaseModel):
@@ -656,6 +659,29 @@ class Health(BaseModel):
     status: Literal["ok"] = "ok"
 
 
+class HistoryEvent(BaseModel):
+    """One thing that happened to a memory."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    at: datetime
+    event: Literal["written", "embedded", "action", "retention"]
+    name: str | None
+    """The lifecycle action (`record_outcome`, `confirm`, …) or retention's rule
+    (`episode_archived`, `forgotten`, …); none for written and embedded.
+    """
+    from_state: str | None
+    to_state: str | None
+    detail: str | None
+    """The embedding model; retention's reason in words; none for an action."""
+    changes: dict[str, JsonValue] | None
+    """What an action changed besides the state (an outcome and its notes: `{from, to}`);
+    retention's numbers.
+    """
+    restored_at: datetime | None = None
+    """When a retention change was undone (`restore`)."""
+
+
 class HistoryRead(BaseModel):
     """Which of the session's messages came with the context, and why the others did not."""
 
@@ -821,6 +847,18 @@ class MemoryBatchRead(BaseModel):
     model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
 
     memories: list[WrittenMemory]
+
+
+class MemoryHistory(BaseModel):
+    """A memory's history, oldest first, and where it stands now."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    memory_id: str
+    agent_id: str
+    kind: str
+    state: str
+    events: list[HistoryEvent]
 
 
 class MemoryPage(BaseModel):
