@@ -36,7 +36,7 @@ def test_the_common_loop_over_http(engine: ContextEngine) -> None:
         assert feedback.referenced == [written.id]
         assert [b.context_id for b in engine.builds(agent, limit=5).items] == [built.context_id]
         events = engine.memory_history(written.id).events
-        assert [e.event for e in events][0] == "written"
+        assert events[0].event == "written"
         with pytest.raises(NotFound):
             engine.get_session(agent, "no-such-session")
         with pytest.raises(ValidationError) as raised:
