@@ -2,14 +2,23 @@
 
 import os
 import signal
+import socket
 import time
 import uuid
 
 import httpx
 import pytest
-from context_engine_client import ContextEngine, NotFound, Retries, ValidationError
+from context_engine_client import (
+    ContextEngine,
+    NotFound,
+    Retries,
+    Unavailable,
+    Unreachable,
+    ValidationError,
+)
 
 from tests.client.served import Served
+from tests.process.launcher import free_port
 
 
 @pytest.fixture
@@ -89,3 +98,25 @@ def test_a_read_waits_out_the_database_restart(served: Served) -> None:
         f"\nGET after the database was killed: {len(unavailable)} answers 503, "
         f"then 200 after {waited:.2f} s"
     )
+
+
+def test_a_service_out_of_reach_is_the_clients_own_error() -> None:
+    nowhere = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    engine = ContextEngine(nowhere, "ce_key", retries=Retries(attempts=2, backoff=0.0))
+    with engine, pytest.raises(Unreachable) as raised:
+        engine.get_agent("newton")
+    assert isinstance(raised.value, Unavailable)
+    assert isinstance(raised.value.__cause__, httpx.ConnectError)
+    assert "is the service running there?" in raised.value.detail
+
+
+def test_one_call_can_wait_less_than_the_client() -> None:
+    silent = socket.create_server(("127.0.0.1", 0))  # connects, never answers
+    url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    with silent, ContextEngine(url, "ce_key", retries=Retries(attempts=1)) as engine:
+        started = time.monotonic()
+        with pytest.raises(Unreachable) as raised:
+            engine.with_timeout(0.2).health()
+        waited = time.monotonic() - started
+    assert isinstance(raised.value.__cause__, httpx.ReadTimeout)
+    assert waited < 10  # the call's 0.2 s, not the client's 30 (room for a loaded machine)

@@ -11,6 +11,7 @@ from context_engine_client.errors import (
     RateLimited,
     Unauthorized,
     Unavailable,
+    Unreachable,
     ValidationError,
 )
 
@@ -26,5 +27,6 @@ __all__ = [
     "Retries",
     "Unauthorized",
     "Unavailable",
+    "Unreachable",
     "ValidationError",
 ]

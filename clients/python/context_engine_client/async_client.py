@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Self, TypeVar, Unpack
@@ -11,14 +12,23 @@ import httpx
 from pydantic import BaseModel
 
 from context_engine_client import calls, models
-from context_engine_client.calls import BuildOptions, Kind, Message
+from context_engine_client.agent_setup import AsyncAgentSetup
+from context_engine_client.calls import BuildOptions, Kind, MemoryFilters, Message
 from context_engine_client.core import Call, Retries, base_url_of, headers_of
+from context_engine_client.efforts import AsyncEfforts
+from context_engine_client.errors import unreachable
+from context_engine_client.llm_tools import AsyncTools
+from context_engine_client.paging import AsyncPaging
+from context_engine_client.probes import AsyncProbes
+from context_engine_client.retention import AsyncRetention
 
 T = TypeVar("T")
 Params = Mapping[str, str | int | list[str]]
 
 
-class AsyncContextEngine:
+class AsyncContextEngine(
+    AsyncEfforts, AsyncTools, AsyncAgentSetup, AsyncRetention, AsyncProbes, AsyncPaging
+):
     """A client of the service: `base_url` and `api_key` default to CE_URL and CE_API_KEY.
 
     `transport` and `timeout` go to the underlying `httpx.AsyncClient`; `retries` says how
@@ -41,6 +51,14 @@ class AsyncContextEngine:
             timeout=timeout,
             transport=transport,
         )
+        self._timeout: float | None = None  # this view's, else the http client's
+
+    def with_timeout(self, seconds: float) -> Self:
+        """The same client (connections, key, retries) whose calls wait at most `seconds` each:
+        `ce.with_timeout(2).build(...)`. Closing either closes both."""
+        view = copy.copy(self)
+        view._timeout = seconds
+        return view
 
     async def __aenter__(self) -> Self:
         return self
@@ -55,7 +73,7 @@ class AsyncContextEngine:
 
     async def send(self, call: Call[T]) -> T:
         """Send one call, retried as `retries` allows, and read its answer."""
-        request = call.request(self._http)
+        request = call.request(self._http, self._timeout)
         attempt = 0
         while True:
             outcome: httpx.Response | Exception
@@ -66,7 +84,7 @@ class AsyncContextEngine:
             delay = self.retries.delay(request, outcome, attempt)
             if delay is None:
                 if isinstance(outcome, Exception):
-                    raise outcome
+                    raise unreachable(request, outcome) from outcome
                 return call.result(outcome)
             if isinstance(outcome, httpx.Response):
                 await outcome.aclose()
@@ -153,9 +171,22 @@ class AsyncContextEngine:
         """Erase the agent and everything it owns: memories, sessions, builds, jobs."""
         await self.send(calls.delete_agent(agent))
 
-    async def memories(self, agent: str, **params: str | int | list[str]) -> models.MemoryPage:
-        """One page of the agent's memories (`kind=`, `state=`, `q=`, `cursor=`, `limit=`)."""
-        return await self.send(calls.memories(agent, params))
+    async def memories(
+        self, agent: str, *, cursor: str | None = None, **filters: Unpack[MemoryFilters]
+    ) -> models.MemoryPage:
+        """One page of the agent's memories (`kind=`, `state=`, `q=`, `metadata=`, `limit=`;
+        `cursor=` the page's `next_cursor` before); `iter_memories` goes through them all."""
+        return await self.send(calls.memories(agent, filters, cursor))
+
+    async def remember_batch(
+        self,
+        agent: str,
+        memories: Sequence[Mapping[str, object] | BaseModel],
+        *,
+        idempotency_key: str | None = None,
+    ) -> models.MemoryBatchRead:
+        """Write memories of any kinds at once (each with its `kind`): all, or none."""
+        return await self.send(calls.remember_batch(agent, memories, idempotency_key))
 
     async def search(
         self,

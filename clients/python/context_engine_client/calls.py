@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Literal, TypedDict
@@ -20,6 +21,7 @@ from context_engine_client.models import (
     ContextRefreshResponse,
     ContextWindow,
     JsonValue,
+    MemoryBatchRead,
     MemoryHistory,
     MemoryPage,
     MemoryRead,
@@ -49,24 +51,24 @@ class BuildOptions(TypedDict, total=False):
     manifest: Literal["full", "compact"]
 
 
-def _segment(value: str) -> str:
+def segment(value: str) -> str:
     return quote(str(value), safe="")
 
 
-def _json(value: object) -> object:
+def json_ready(value: object) -> object:
     """A JSON-ready copy of `value`: models dumped (the fields set), datetimes as RFC 3339."""
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", exclude_unset=True)
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, Mapping):
-        return {str(k): _json(v) for k, v in value.items()}
+        return {str(k): json_ready(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_json(v) for v in value]
+        return [json_ready(v) for v in value]
     return value
 
 
-def _keyed(idempotency_key: str | None) -> dict[str, str]:
+def keyed(idempotency_key: str | None) -> dict[str, str]:
     return {IDEMPOTENCY_HEADER: idempotency_key} if idempotency_key else {}
 
 
@@ -74,7 +76,7 @@ def build(agent: str, input: str, options: BuildOptions) -> Call[ContextBuildRes
     fields = dict(options)
     if "session" in fields:
         fields["session_id"] = fields.pop("session")
-    body = _json({"agent_id": agent, "input": input, **fields})
+    body = json_ready({"agent_id": agent, "input": input, **fields})
     return Call("POST", "/context/build", decode(ContextBuildResponse.model_validate_json), body)
 
 
@@ -90,7 +92,7 @@ def refresh(
 
 
 def get_context(context_id: str) -> Call[ContextBuildResponse]:
-    path = f"/context/{_segment(context_id)}"
+    path = f"/context/{segment(context_id)}"
     return Call("GET", path, decode(ContextBuildResponse.model_validate_json))
 
 
@@ -107,7 +109,7 @@ def feedback(
     body = (
         {"reply": reply} if reply is not None else {"used_memory_ids": list(used_memory_ids or [])}
     )
-    path = f"/context/{_segment(context_id)}/feedback"
+    path = f"/context/{segment(context_id)}/feedback"
     return Call("POST", path, decode(ContextFeedbackResponse.model_validate_json), body)
 
 
@@ -116,73 +118,105 @@ def remember(
 ) -> Call[WrittenMemory]:
     """A memory of any kind; its fields are checked by the service (a 422 names the one at
     fault)."""
-    path = f"/agents/{_segment(agent)}/memories"
-    body = _json({"kind": kind, **fields})
-    headers = _keyed(idempotency_key)
+    path = f"/agents/{segment(agent)}/memories"
+    body = json_ready({"kind": kind, **fields})
+    headers = keyed(idempotency_key)
     return Call("POST", path, decode(WrittenMemory.model_validate_json), body, headers=headers)
 
 
 def append(
     agent: str, session: str, messages: Sequence[Message], idempotency_key: str | None
 ) -> Call[MessageBatchRead]:
-    path = f"/agents/{_segment(agent)}/sessions/{_segment(session)}/messages"
-    body = {"messages": _json(list(messages))}
+    path = f"/agents/{segment(agent)}/sessions/{segment(session)}/messages"
+    body = {"messages": json_ready(list(messages))}
     read = decode(MessageBatchRead.model_validate_json)
-    return Call("POST", path, read, body, headers=_keyed(idempotency_key))
+    return Call("POST", path, read, body, headers=keyed(idempotency_key))
 
 
-def _page_params(cursor: str | int | None, limit: int | None) -> dict[str, str | int]:
+def page_params(cursor: str | int | None, limit: int | None) -> dict[str, str | int]:
     return {name: value for name, value in (("cursor", cursor), ("limit", limit)) if value}
 
 
 def messages(agent: str, session: str, cursor: int | None, limit: int | None) -> Call[MessagePage]:
-    path = f"/agents/{_segment(agent)}/sessions/{_segment(session)}/messages"
-    params = _page_params(cursor, limit)
+    path = f"/agents/{segment(agent)}/sessions/{segment(session)}/messages"
+    params = page_params(cursor, limit)
     return Call("GET", path, decode(MessagePage.model_validate_json), params=params)
 
 
 def sessions(agent: str, cursor: str | None, limit: int | None) -> Call[SessionPage]:
-    path = f"/agents/{_segment(agent)}/sessions"
-    params = _page_params(cursor, limit)
+    path = f"/agents/{segment(agent)}/sessions"
+    params = page_params(cursor, limit)
     return Call("GET", path, decode(SessionPage.model_validate_json), params=params)
 
 
 def delete_session(agent: str, session: str) -> Call[None]:
-    return Call("DELETE", f"/agents/{_segment(agent)}/sessions/{_segment(session)}", no_body)
+    return Call("DELETE", f"/agents/{segment(agent)}/sessions/{segment(session)}", no_body)
 
 
 def get_session(agent: str, session: str) -> Call[SessionRead]:
-    path = f"/agents/{_segment(agent)}/sessions/{_segment(session)}"
+    path = f"/agents/{segment(agent)}/sessions/{segment(session)}"
     return Call("GET", path, decode(SessionRead.model_validate_json))
 
 
 def put_agent(agent: str, fields: Mapping[str, object]) -> Call[AgentRead]:
-    path = f"/agents/{_segment(agent)}"
-    return Call("PUT", path, decode(AgentRead.model_validate_json), _json(fields))
+    path = f"/agents/{segment(agent)}"
+    return Call("PUT", path, decode(AgentRead.model_validate_json), json_ready(fields))
 
 
 def get_agent(agent: str) -> Call[AgentRead]:
-    return Call("GET", f"/agents/{_segment(agent)}", decode(AgentRead.model_validate_json))
+    return Call("GET", f"/agents/{segment(agent)}", decode(AgentRead.model_validate_json))
 
 
 def agents(cursor: str | None, limit: int | None) -> Call[AgentPage]:
-    params = _page_params(cursor, limit)
+    params = page_params(cursor, limit)
     return Call("GET", "/agents", decode(AgentPage.model_validate_json), params=params)
 
 
 def delete_agent(agent: str) -> Call[None]:
-    return Call("DELETE", f"/agents/{_segment(agent)}", no_body)
+    return Call("DELETE", f"/agents/{segment(agent)}", no_body)
 
 
-def memories(agent: str, params: Mapping[str, str | int | list[str]]) -> Call[MemoryPage]:
-    path = f"/agents/{_segment(agent)}/memories"
+class MemoryFilters(TypedDict, total=False):
+    """`GET /agents/{agent_id}/memories`' filters: kinds and states (one or several), words
+    (`q`, best match first), metadata (a JSON object the memories' metadata contains), and the
+    page's size."""
+
+    kind: Kind | Sequence[Kind]
+    state: str | Sequence[str]
+    q: str
+    metadata: Mapping[str, JsonValue]
+    limit: int
+
+
+def memories(agent: str, filters: MemoryFilters, cursor: str | None) -> Call[MemoryPage]:
+    params: dict[str, str | int | list[str]] = {}
+    for name, chosen in (("kind", filters.get("kind")), ("state", filters.get("state"))):
+        if chosen:
+            params[name] = [chosen] if isinstance(chosen, str) else [str(c) for c in chosen]
+    if "q" in filters:
+        params["q"] = filters["q"]
+    if "metadata" in filters:  # a JSON object in the query string, not Python's repr
+        params["metadata"] = json.dumps(json_ready(filters["metadata"]), ensure_ascii=False)
+    params |= page_params(cursor, filters.get("limit"))
+    path = f"/agents/{segment(agent)}/memories"
     return Call("GET", path, decode(MemoryPage.model_validate_json), params=params)
+
+
+def remember_batch(
+    agent: str, memories: Sequence[Mapping[str, object] | BaseModel], idempotency_key: str | None
+) -> Call[MemoryBatchRead]:
+    """Memories of any kinds in one request: all are written, or none (a 422 names the one at
+    fault by its index)."""
+    path = f"/agents/{segment(agent)}/memories/batch"
+    body = {"memories": json_ready(list(memories))}
+    read = decode(MemoryBatchRead.model_validate_json)
+    return Call("POST", path, read, body, headers=keyed(idempotency_key))
 
 
 def search(
     agent: str, query: str, kinds: Sequence[str], limit: int | None
 ) -> Call[MemorySearchResponse]:
-    path = f"/agents/{_segment(agent)}/memories/search"
+    path = f"/agents/{segment(agent)}/memories/search"
     params: dict[str, str | int | list[str]] = {"q": query}
     if kinds:
         params["kind"] = list(kinds)
@@ -192,28 +226,28 @@ def search(
 
 
 def memory_history(memory_id: str) -> Call[MemoryHistory]:
-    path = f"/memories/{_segment(memory_id)}/history"
+    path = f"/memories/{segment(memory_id)}/history"
     return Call("GET", path, decode(MemoryHistory.model_validate_json))
 
 
 def builds(agent: str, cursor: str | None, limit: int | None) -> Call[ContextBuildList]:
-    params: dict[str, str | int | list[str]] = {"agent_id": agent, **_page_params(cursor, limit)}
+    params: dict[str, str | int | list[str]] = {"agent_id": agent, **page_params(cursor, limit)}
     return Call("GET", "/context", decode(ContextBuildList.model_validate_json), params=params)
 
 
 def get_memory(memory_id: str) -> Call[MemoryRead]:
-    path = f"/memories/{_segment(memory_id)}"
+    path = f"/memories/{segment(memory_id)}"
     return Call("GET", path, decode(MemoryRead.model_validate_json))
 
 
 def update_memory(memory_id: str, action: Mapping[str, object] | BaseModel) -> Call[MemoryRead]:
-    path = f"/memories/{_segment(memory_id)}"
-    return Call("PATCH", path, decode(MemoryRead.model_validate_json), _json(action))
+    path = f"/memories/{segment(memory_id)}"
+    return Call("PATCH", path, decode(MemoryRead.model_validate_json), json_ready(action))
 
 
 def delete_memory(memory_id: str, erase: bool) -> Call[None]:
     params = {"erase": "true"} if erase else None
-    return Call("DELETE", f"/memories/{_segment(memory_id)}", no_body, params=params)
+    return Call("DELETE", f"/memories/{segment(memory_id)}", no_body, params=params)
 
 
 def raw(
@@ -224,5 +258,5 @@ def raw(
     idempotency_key: str | None,
 ) -> Call[httpx.Response]:
     """Any route: the response as it came (an error status raised as its exception)."""
-    headers = _keyed(idempotency_key)
-    return Call(method.upper(), path, lambda response: response, _json(body), params, headers)
+    headers = keyed(idempotency_key)
+    return Call(method.upper(), path, lambda response: response, json_ready(body), params, headers)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 import httpx
 
@@ -17,6 +17,7 @@ from context_engine_client.errors import error_for
 from context_engine_client.models import IDEMPOTENT_WRITES
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)  # a call of a page of agents is a call of a page
 
 DEFAULT_URL = "http://127.0.0.1:8000"  # `make run` / `python -m app serve`
 URL_ENV, KEY_ENV = "CE_URL", "CE_API_KEY"
@@ -62,19 +63,21 @@ def no_body(response: httpx.Response) -> None:
 
 
 @dataclass(frozen=True)
-class Call(Generic[T]):
+class Call(Generic[T_co]):
     """One request to the service and how to read its answer."""
 
     method: str
     path: str
-    read: Callable[[httpx.Response], T]
+    read: Callable[[httpx.Response], T_co]
     body: object = None  # JSON-ready, or None for no body
     params: Mapping[str, str | int | list[str]] | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
 
-    def request(self, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
-        """The httpx request; a write the service deduplicates gets an Idempotency-Key, kept
-        for every retry of it."""
+    def request(
+        self, http: httpx.Client | httpx.AsyncClient, timeout: float | None = None
+    ) -> httpx.Request:
+        """The httpx request (with `timeout`: this call's, else the client's); a write the
+        service deduplicates gets an Idempotency-Key, kept for every retry of it."""
         headers = dict(self.headers)
         if IDEMPOTENCY_HEADER not in headers and takes_idempotency_key(self.method, self.path):
             headers[IDEMPOTENCY_HEADER] = str(uuid.uuid4())
@@ -84,9 +87,10 @@ class Call(Generic[T]):
             json=self.body,
             params=self.params,
             headers=headers,
+            timeout=timeout if timeout is not None else http.timeout,
         )
 
-    def result(self, response: httpx.Response) -> T:
+    def result(self, response: httpx.Response) -> T_co:
         """The answer read, or the service's problem raised as its typed exception."""
         if response.is_error:
             raise error_for(response)
@@ -141,3 +145,15 @@ def retry_after(response: httpx.Response) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+class SyncSender(Protocol):
+    """What the sync client's methods need of it: send a call, read its answer."""
+
+    def send(self, call: Call[T]) -> T: ...
+
+
+class AsyncSender(Protocol):
+    """What the async client's methods need of it: send a call, read its answer."""
+
+    async def send(self, call: Call[T]) -> T: ...

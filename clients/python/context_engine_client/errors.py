@@ -67,6 +67,24 @@ class Unavailable(ContextEngineError):
     """503: the database is unreachable, after the client's retries."""
 
 
+class Unreachable(Unavailable):
+    """The service itself could not be reached (connection refused, timed out or cut), after the
+    client's retries; `__cause__` is httpx's error. Caught as `Unavailable` too."""
+
+
+def unreachable(request: httpx.Request, exc: Exception) -> Unreachable:
+    """The error of a request that got no answer: what was tried, and what to check."""
+    problem = Problem(
+        type="about:blank",
+        title="Service unreachable",
+        status=503,
+        detail=f"{request.method} {request.url} got no answer ({exc!r}): is the service "
+        "running there? (`make run` serves on http://127.0.0.1:8000; set CE_URL otherwise.)",
+        instance=request.url.path,
+    )
+    return Unreachable(problem)
+
+
 BY_STATUS: dict[int, type[ContextEngineError]] = {
     401: Unauthorized,
     403: Unauthorized,
