@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from context_engine_client import AsyncContextEngine, Conflict, ContextEngine, NotFound
+from context_engine_client import AsyncContextEngine, Conflict, ContextEngine, NotFound, models
 
 from tests.process.launcher import REPO
 
@@ -98,6 +98,13 @@ async def test_the_routes_beyond_the_common_loop(engine: AsyncContextEngine) -> 
         ],
     )
     payments = written.memories[0].id
+    typed = models.DecisionCreate(
+        kind="decision", decision="Keep search on OpenSearch for now", confidence=0.6
+    )
+    chosen = await engine.remember(agent, typed)
+    assert (chosen.kind, chosen.fields["decision"]) == ("decision", typed.decision)
+    with pytest.raises(TypeError):
+        await engine.remember(agent, typed, content="both at once")
     found = await engine.memories(agent, metadata={"service": "payments"})
     assert [m.id for m in found.items] == [payments]
     every = [m.id async for m in engine.iter_memories(agent, kind="fact", limit=1)]
@@ -130,7 +137,7 @@ async def test_the_routes_beyond_the_common_loop(engine: AsyncContextEngine) -> 
     expanded = await engine.expand_effort(agent, "chat-1", opened.effort_id)
     assert [m.content for m in expanded.messages] == ["Start with compute."]
 
-    limits = await engine.put_retention_limits(agent, max_active_memories=1)
+    limits = await engine.put_retention_limits(agent, max_active_memories=2)
     assert (await engine.retention_limits(agent)).own == limits.own
     ran = await engine.run_retention(agent, now=datetime(2027, 3, 1, tzinfo=UTC))
     forgotten = [c.memory_id for c in ran.changes if c.rule == "forgotten"]

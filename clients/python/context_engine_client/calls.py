@@ -15,11 +15,15 @@ from context_engine_client.core import IDEMPOTENCY_HEADER, Call, decode, no_body
 from context_engine_client.models import (
     AgentPage,
     AgentRead,
+    CensorCreate,
     ContextBuildList,
     ContextBuildResponse,
     ContextFeedbackResponse,
     ContextRefreshResponse,
     ContextWindow,
+    DecisionCreate,
+    EpisodeCreate,
+    FactCreate,
     JsonValue,
     MemoryBatchRead,
     MemoryHistory,
@@ -28,6 +32,7 @@ from context_engine_client.models import (
     MemorySearchResponse,
     MessageBatchRead,
     MessagePage,
+    ProcedureCreate,
     SessionPage,
     SessionRead,
     WrittenMemory,
@@ -113,13 +118,18 @@ def feedback(
     return Call("POST", path, decode(ContextFeedbackResponse.model_validate_json), body)
 
 
+NewMemory = DecisionCreate | FactCreate | ProcedureCreate | EpisodeCreate | CensorCreate
+
+
 def remember(
-    agent: str, kind: Kind, fields: Mapping[str, object], idempotency_key: str | None
+    agent: str, memory: Kind | NewMemory, fields: Mapping[str, object], idempotency_key: str | None
 ) -> Call[WrittenMemory]:
-    """A memory of any kind; its fields are checked by the service (a 422 names the one at
-    fault)."""
+    """A memory of any kind: a model of its kind (typed), or the kind and its fields (checked by
+    the service: a 422 names the one at fault)."""
+    if isinstance(memory, BaseModel) and fields:
+        raise TypeError("remember takes a memory model, or a kind and its fields, not both")
     path = f"/agents/{segment(agent)}/memories"
-    body = json_ready({"kind": kind, **fields})
+    body = json_ready(memory if isinstance(memory, BaseModel) else {"kind": memory, **fields})
     headers = keyed(idempotency_key)
     return Call("POST", path, decode(WrittenMemory.model_validate_json), body, headers=headers)
 

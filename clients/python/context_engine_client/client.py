@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from context_engine_client import calls, models
 from context_engine_client.agent_setup import SyncAgentSetup
-from context_engine_client.calls import BuildOptions, Kind, MemoryFilters, Message
+from context_engine_client.calls import BuildOptions, Kind, MemoryFilters, Message, NewMemory
 from context_engine_client.core import Call, Retries, base_url_of, headers_of
 from context_engine_client.efforts import SyncEfforts
 from context_engine_client.errors import unreachable
@@ -116,10 +116,16 @@ class ContextEngine(SyncEfforts, SyncTools, SyncAgentSetup, SyncRetention, SyncP
         return self.send(calls.feedback(context_id, reply, used))
 
     def remember(
-        self, agent: str, kind: Kind, *, idempotency_key: str | None = None, **fields: object
+        self,
+        agent: str,
+        memory: Kind | NewMemory,
+        *,
+        idempotency_key: str | None = None,
+        **fields: object,
     ) -> models.WrittenMemory:
-        """Write a memory of any kind (`content=` for a fact, `decision=` for a decision...)."""
-        return self.send(calls.remember(agent, kind, fields, idempotency_key))
+        """Write a memory: a model of its kind (`models.DecisionCreate(kind="decision", ...)`,
+        typed field by field), or its kind and fields (`"fact", content=...`)."""
+        return self.send(calls.remember(agent, memory, fields, idempotency_key))
 
     def append(
         self,
