@@ -59,6 +59,23 @@ typecheck: $(STAMP)
 
 test: lint typecheck
 	$(BIN)/pytest
+	$(MAKE) --no-print-directory test-typescript
+
+# The TypeScript client (clients/typescript): its types checked against the OpenAPI document,
+# compiled, and its tests run on Node against a service started by them. Installs Debian's nodejs
+# and npm when npm is missing; the packages come from the npm registry (package-lock.json).
+.PHONY: test-typescript typescript-types
+test-typescript: $(STAMP)
+	@command -v npm >/dev/null || { \
+		echo "Installing nodejs and npm (Debian's packages)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq nodejs npm >/dev/null; }
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run build
+	cd clients/typescript && CE_PYTHON=$(abspath $(BIN)/python) npm test
+
+# The TypeScript client's types, from the OpenAPI document (its test fails when they drift).
+typescript-types:
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run generate
 
 # The inspector in a real browser: Debian's chromium and its driver, installed when missing
 # (about 2 minutes with the package lists' update); screenshots go to test-artifacts/.
@@ -97,4 +114,4 @@ bench-premises: $(BENCH_STAMP)
 	$(BIN)/python -m bench premises --data $(DATA) $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache clients/typescript/node_modules clients/typescript/dist
