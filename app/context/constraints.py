@@ -20,7 +20,7 @@ import numpy as np
 from app.context.frames import cue_matches
 from app.context.types import Censor, Frame, Vector
 
-CensorReason = Literal["trigger", "relevant", "score"]
+CensorReason = Literal["trigger", "relevant", "few", "score"]
 
 
 @dataclass(frozen=True)
@@ -130,8 +130,10 @@ def choose_censors(
         reason: CensorReason = "score"
         if _trigger_matched(censor, terms):
             reason = "trigger"
-        elif value >= bar or len(censors) <= rules.all_up_to:
+        elif value >= bar:
             reason = "relevant"
+        elif len(censors) <= rules.all_up_to:
+            reason = "few"  # an agent with a handful of censors sees them all
         scored.append(ScoredCensor(censor, semantic, words, about_frame, round(value, 6), reason))
     first = max(  # the first most relevant, BLOCK before WARN
         range(len(scored)),

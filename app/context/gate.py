@@ -38,8 +38,7 @@ def admissions(ranked: Sequence[Scored], gate: Gate) -> list[Admission | None]:
     the most similar of its kind or standing out among its kind, as the neighbour of a strong
     hit, from the period the input names, or tied to a strong hit by an anchor; the first that
     holds."""
-    best = max((s.components["semantic"] for s in ranked), default=0.0)
-    floor = max(gate.min_similarity, best * gate.similarity_share)
+    _, floor = meaning_floor(ranked, gate)
     spread = _spread_by_kind(ranked)
     found = [_admission(scored, floor, spread[scored.candidate.kind], gate) for scored in ranked]
     linked = sorted(
@@ -49,6 +48,28 @@ def admissions(ranked: Sequence[Scored], gate: Gate) -> list[Admission | None]:
     for i in linked[gate.max_linked :]:
         found[i] = None
     return found
+
+
+@dataclass(frozen=True)
+class GateBar:
+    """The gate's bar in one build, for its manifest: the best similarity, the least that lets
+    a candidate in by its meaning, the word share that lets it in by its words."""
+
+    best_similarity: float
+    similarity_floor: float
+    min_word_share: float
+
+
+def meaning_floor(ranked: Sequence[Scored], gate: Gate) -> tuple[float, float]:
+    """The build's best similarity, and the least similarity that lets a candidate in by its
+    meaning (a share of the best, never under `min_similarity`)."""
+    best = max((s.components["semantic"] for s in ranked), default=0.0)
+    return best, max(gate.min_similarity, best * gate.similarity_share)
+
+
+def bar(ranked: Sequence[Scored], gate: Gate) -> GateBar:
+    best, floor = meaning_floor(ranked, gate)
+    return GateBar(round(best, 4), round(floor, 4), gate.min_word_share)
 
 
 def _admission(

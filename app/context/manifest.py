@@ -7,7 +7,6 @@ frame, the totals, whether the input was embedded, and the milliseconds of each 
 
 import itertools
 import uuid
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,8 +17,11 @@ from app.context.budget import BudgetPlan
 from app.context.constraints import ScoredCensor
 from app.context.conversation import History
 from app.context.fill import FlexibleLayers
+from app.context.gate import GateBar
 from app.context.history_manifest import chat_messages, history_read
 from app.context.learnings import Learnings
+from app.context.left_out import left_out_read
+from app.context.parts import censor_parts, score_parts
 from app.context.premises import PremiseCheck
 from app.context.premises import read as premises_read
 from app.context.render import LEADING, FixedSections
@@ -42,9 +44,6 @@ LAYER_NAMES: dict[FlexibleKind, str] = {
     "procedure": "procedures",
     "episode": "episodes",
 }
-_LEFT_OUT_SHOWN = 50
-# The score parts a censor has no use for.
-CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period", "link")
 
 
 @dataclass(frozen=True)
@@ -66,6 +65,7 @@ class Assembly:
     excluded: list[Excluded]
     censors: Sequence[ScoredCensor] = ()
     shown_censors: Mapping[uuid.UUID, int] = field(default_factory=dict)  # id -> its tokens
+    gate: GateBar | None = None  # the relevance gate's bar in this build
 
     def included(self) -> list[Included]:
         return [item for layer in self.layers for item in layer.items]
@@ -140,15 +140,6 @@ class Built:
         return memories + list(self.assembly.shown_censors)
 
 
-def _score_parts(items: Sequence[Included]) -> list[dict[str, float]]:
-    """The score components of each item at 4 decimals, rounded in one numpy call."""
-    if not items:
-        return []
-    names = tuple(items[0].scored.components)  # every candidate has the same components
-    values = np.array([[item.scored.components[name] for name in names] for item in items])
-    return [dict(zip(names, row, strict=True)) for row in np.round(values, 4).tolist()]
-
-
 def _link(link: Link | None) -> dict[str, object] | None:
     if link is None:
         return None
@@ -164,27 +155,11 @@ def _censor_items(assembly: Assembly, compact: bool) -> list[dict[str, object]]:
             "detail": "summary",
             "tokens": assembly.shown_censors[s.censor.memory_id],
             "score": s.relevance,
-            "components": None
-            if compact
-            else dict.fromkeys(CENSOR_ZEROS, 0.0)
-            | {"semantic": round(s.semantic, 4), "lexical": round(s.words, 4), "frame": s.frame},
+            "components": None if compact else censor_parts(s),
             "reason": s.reason,
         }
         for s in assembly.censors
         if s.censor.memory_id in assembly.shown_censors
-    ]
-
-
-def _censors_left_out(censors: Sequence[ScoredCensor]) -> list[dict[str, object]]:
-    """The censors not shown: not relevant enough, or no room left in their layer."""
-    return [
-        {
-            "memory_id": s.censor.memory_id,
-            "kind": "censor",
-            "reason": "budget" if s.chosen else "score",
-            "score": s.relevance,
-        }
-        for s in censors[:_LEFT_OUT_SHOWN]
     ]
 
 
@@ -195,7 +170,9 @@ def _layers(built: Built, compact: bool) -> list[dict[str, object]]:
     layers = list(assembly.layers)
     if learned is not None:
         layers.append(Layer("learnings", learned.budget, learned.used, learned.items))
-    parts = iter(itertools.repeat(None) if compact else _score_parts(built.included()))
+    parts = iter(
+        itertools.repeat(None) if compact else score_parts([i.scored for i in built.included()])
+    )
     return [
         {
             "name": layer.name,
@@ -221,25 +198,6 @@ def _layers(built: Built, compact: bool) -> list[dict[str, object]]:
     ]
 
 
-def _left_out(assembly: Assembly, compact: bool) -> tuple[list[dict[str, object]], Counter[str]]:
-    """The best candidates left out (none when compact), and how many were, by reason."""
-    censors = [s for s in assembly.censors if s.censor.memory_id not in assembly.shown_censors]
-    counts: Counter[str] = Counter(e.reason for e in assembly.excluded)
-    counts.update("budget" if s.chosen else "score" for s in censors)
-    if compact:
-        return [], counts
-    listed: list[dict[str, object]] = [
-        {
-            "memory_id": e.scored.candidate.memory_id,
-            "kind": e.scored.candidate.kind,
-            "reason": e.reason,
-            "score": e.scored.score,
-        }
-        for e in assembly.excluded[:_LEFT_OUT_SHOWN]
-    ]
-    return listed + _censors_left_out(censors), counts
-
-
 def manifest(
     built: Built, timings_ms: Mapping[str, float], detail: ManifestDetail = "full"
 ) -> ContextBuildResponse:
@@ -251,7 +209,10 @@ def manifest(
         for i in built.included()
         if i.scored.candidate.semantic is not None
     ]
-    left_out, counts = _left_out(assembly, compact := detail == "compact")
+    compact = detail == "compact"
+    left_out, counts = left_out_read(
+        assembly.excluded, assembly.censors, assembly.shown_censors, compact
+    )
     choice = built.choice
     return ContextBuildResponse.model_validate(
         {
@@ -278,6 +239,7 @@ def manifest(
                 "candidates": built.candidates,
             },
             "relevance": round(float(np.mean(similarities)), 4) if similarities else None,
+            "gate": vars(assembly.gate) if assembly.gate else None,
             "input_embedding": {
                 "embedded": built.embedding.vector is not None,
                 "reason": built.embedding.reason,

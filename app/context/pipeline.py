@@ -28,6 +28,7 @@ from app.context.constraints import ScoredCensor, choose_censors
 from app.context.engine import ContextEngine
 from app.context.fill import DEFAULT_RULES, Rules, fill
 from app.context.frames import effective_frames
+from app.context.gate import bar as gate_bar
 from app.context.manifest import Assembly, Built, account, manifest
 from app.context.periods import Period, mentioned_period
 from app.context.ranking import rank
@@ -154,9 +155,11 @@ def assemble(
     shares = flexible_shares(pool, content.frame.priorities)
     layers = fill(tokens, ranked, pool, shares, rules, reserved)
     text, count = within_budget(tokens, total, fixed, layers)
+    bar = gate_bar(ranked, rules.gate)  # over the candidates the fill judged
     if reserved:
         ranked = [s for s in ranked if s.candidate.memory_id not in reserved]
-    return account(tokens, fixed, layers, shares, ranked, text, count, censors)
+    assembly = account(tokens, fixed, layers, shares, ranked, text, count, censors)
+    return replace(assembly, gate=bar)
 
 
 @dataclass(frozen=True)

@@ -152,13 +152,14 @@ class ContextItem(BaseModel):
     components: ScoreParts | None = Field(
         default=None, description="What the score is made of; null in a compact manifest."
     )
-    reason: Admission | Literal["trigger", "relevant"] = Field(
+    reason: Admission | Literal["trigger", "relevant", "few"] = Field(
         description="Why it is in: `meaning` (at least half as similar as the build's most "
         "similar memory), `words` (more than half the best word match), `kind_best` (the most "
         "similar of its kind), `standout` (far above the others of its kind), `neighbour` (next "
         "to a strong hit on the timeline), `period` (from the day or month the input names), "
         "`linked` (shares a name or rare term with a strong hit or the input: see `link`); "
-        "a censor: `trigger` (the input holds its trigger) or `relevant`."
+        "a censor: `trigger` (the input holds its trigger), `relevant`, or `few` (the agent has "
+        "at most three censors: all are shown)."
     )
     link: "LinkRead | None" = Field(
         default=None, description="What ties it to a strong hit or the input, when anything."
@@ -191,8 +192,24 @@ class LeftOut(BaseModel):
 
     memory_id: uuid.UUID
     kind: FlexibleKind | Literal["censor"]
-    reason: Literal["budget", "score", "duplicate"]
+    reason: Literal["budget", "score", "duplicate"] = Field(
+        description="`score`: the relevance gate let it in by none of its ways (see `gate`); "
+        "`budget`: no room was left; `duplicate`: a memory in the context says the same."
+    )
     score: float
+    components: ScoreParts | None = Field(
+        default=None, description="What the score is made of, as for an item."
+    )
+
+
+class GateRead(BaseModel):
+    """The relevance gate's bar in this build: a candidate is in by its meaning when at least
+    `similarity_floor` similar to the input, by its words when it holds more than
+    `min_word_share` of the best word match (other ways: see an item's `reason`)."""
+
+    best_similarity: float
+    similarity_floor: float
+    min_word_share: float
 
 
 class LeftOutCounts(BaseModel):
@@ -282,6 +299,9 @@ class ContextBuildResponse(BaseModel):
     )
     totals: Totals
     relevance: float | None = Field(description="Mean similarity of the loaded memories.")
+    gate: GateRead | None = Field(
+        default=None, description="Absent from builds stored by versions that did not say."
+    )
     input_embedding: InputEmbeddingRead | None = Field(
         default=None, description="Absent from builds stored by versions that did not say."
     )

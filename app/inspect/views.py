@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pydantic import JsonValue
 
-from app.context.schemas import ContextBuildResponse, ContextItem, ScoreParts
+from app.context.schemas import ContextBuildResponse, ContextItem, GateRead, LeftOut, ScoreParts
 from app.inspect.repository import BuildRow
 from app.memories.lifecycle import INITIAL_STATE
 from app.memories.models import MemoryTransition
@@ -70,6 +70,27 @@ class LeftOutView:
     reason: str
     score: float
     text: str
+    why: str  # what kept it out, in words
+    parts: list[tuple[str, float]]
+
+
+def why_left_out(out: LeftOut, gate: GateRead | None) -> str:
+    """What kept a candidate out: the gate's bar it stayed under, no room, or a duplicate."""
+    if out.reason == "budget":
+        return "let in, but no room was left in its layer"
+    if out.reason == "duplicate":
+        return "says what a memory in the context says"
+    parts = out.components
+    if out.kind == "censor":
+        return "not relevant enough to the input among the agent's censors"
+    if parts is None or gate is None:
+        return "not let in by the relevance gate"
+    return (
+        f"similarity {parts.semantic:.3f}, under the floor {gate.similarity_floor:.3f} (the "
+        f"best: {gate.best_similarity:.3f}); words {parts.lexical:.3f}, not over "
+        f"{gate.min_word_share:.2f}; no other way in (best of its kind, standing out, a "
+        "neighbour, the period named, a link)"
+    )
 
 
 @dataclass(frozen=True)
@@ -150,9 +171,7 @@ def build_page(
                 ItemView(
                     item,
                     texts.get(item.memory_id, "(erased)"),
-                    [(name, getattr(parts, name)) for name in SCORE_PARTS]
-                    if (parts := item.components) is not None
-                    else [],
+                    _parts(item.components),
                 )
                 for item in layer.items
             ],
@@ -172,7 +191,13 @@ def build_page(
         layers=layers,
         left_out=[
             LeftOutView(
-                out.memory_id, out.kind, out.reason, out.score, texts.get(out.memory_id, "")
+                out.memory_id,
+                out.kind,
+                out.reason,
+                out.score,
+                texts.get(out.memory_id, ""),
+                why_left_out(out, build.gate),
+                _parts(out.components),
             )
             for out in build.left_out
         ],
@@ -184,6 +209,10 @@ def build_page(
             Bar(stage, ms, slowest, percent(ms, slowest)) for stage, ms in build.timings_ms.items()
         ],
     )
+
+
+def _parts(parts: ScoreParts | None) -> list[tuple[str, float]]:
+    return [(name, getattr(parts, name)) for name in SCORE_PARTS] if parts is not None else []
 
 
 def memory_ids(build: ContextBuildResponse) -> list[uuid.UUID]:

@@ -64,6 +64,13 @@ async def test_redis_question_gets_the_seed_context(
     assert {"memory_id": celsius, "kind": "fact", "reason": "score"}.items() <= next(
         item for item in result["left_out"] if item["memory_id"] == celsius
     ).items()
+    # What kept each one out by its score: below the gate's bar by meaning and by words.
+    gate = result["gate"]
+    assert 0 < gate["similarity_floor"] <= gate["best_similarity"]
+    for out in result["left_out"]:
+        if out["kind"] != "censor" and out["reason"] == "score":
+            assert out["components"]["semantic"] < gate["similarity_floor"], out
+            assert out["components"]["lexical"] <= gate["min_word_share"], out
     totals = result["totals"]
     assert totals["used"] == providers.tokens.count(context, "o200k_base") <= 4000
     assert totals["encoding"] == "o200k_base"
@@ -83,7 +90,7 @@ async def test_redis_question_gets_the_seed_context(
         "link",
     }
     reasons = {i["kind"]: i["reason"] for layer in result["layers"] for i in layer["items"]}
-    assert reasons["censor"] == "relevant"  # an agent with two censors sees both
+    assert reasons["censor"] == "few"  # an agent with two censors sees both
     assert reasons["decision"] in {"meaning", "words", "kind_best", "standout", "linked"}
     assert set(result["timings_ms"]) >= {
         "embed",

@@ -5,7 +5,9 @@ import uuid
 
 import httpx
 
+from app.core.worker import Worker
 from app.providers.container import Providers
+from tests.context.test_premises_api import CLUSTER, OTHER, agent_with, build
 from tests.efforts.helpers import build as efforts_build
 from tests.efforts.helpers import open_effort, say, shown
 from tests.factories import Tenancy, put_agent
@@ -267,3 +269,28 @@ async def test_memory_page_lists_each_lifecycle_action_in_order(
     confirmed = page.index("<th>confirm</th><td>&#39;new&#39; → &#39;confirmed&#39;</td>")
     invalidated = page.index("<th>invalidate</th><td>&#39;confirmed&#39; → &#39;inactive&#39;</td>")
     assert page.index("<th>written</th>") < confirmed < invalidated < page.index("<th>now</th>")
+
+
+async def test_build_page_says_why_each_was_left_out_and_the_premises(
+    client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
+) -> None:
+    ids = await agent_with(client, tenancy, worker, *CLUSTER, *OTHER)
+    result = await build(client, tenancy)  # "Why did the Kafka cluster crash?"
+    page = (
+        await client.get(f"/inspect/builds/{result['context_id']}", headers=cookie(tenancy))
+    ).text
+    invoices = ids[OTHER[0]]
+    [out] = [o for o in result["left_out"] if o["memory_id"] == invoices]
+    assert out["reason"] == "score"
+    gate = result["gate"]
+    row = page.split(f'<tr class="out" data-memory="{invoices}">', 1)[1].split("</tr>", 1)[0]
+    semantic = out["components"]["semantic"]
+    assert (
+        f'<td class="why">similarity {semantic:.3f}, under the floor '
+        f"{gate['similarity_floor']:.3f} (the best: {gate['best_similarity']:.3f})"
+    ) in row
+    assert "<dt>semantic</dt>" in row
+    assert 'id="gate"' in page
+    [premise] = result["premises"]
+    assert "Premises not borne out (1)" in page
+    assert f"<td>{premise['text']}</td><td>unsupported</td>" in page

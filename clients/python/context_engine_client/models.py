@@ -203,6 +203,8 @@ class ContextBuildResponse(BaseModel):
     totals: Totals
     relevance: float | None
     """Mean similarity of the loaded memories."""
+    gate: GateRead | None = None
+    """Absent from builds stored by versions that did not say."""
     input_embedding: InputEmbeddingRead | None = None
     """Absent from builds stored by versions that did not say."""
     messages: list[ChatMessageRead] | None = None
@@ -299,14 +301,15 @@ class ContextItem(BaseModel):
     """What the score is made of; null in a compact manifest."""
     reason: (
         Literal["meaning", "words", "kind_best", "standout", "neighbour", "period", "linked"]
-        | Literal["trigger", "relevant"]
+        | Literal["trigger", "relevant", "few"]
     )
     """Why it is in: `meaning` (at least half as similar as the build's most similar memory),
     `words` (more than half the best word match), `kind_best` (the most similar of its
     kind), `standout` (far above the others of its kind), `neighbour` (next to a strong
     hit on the timeline), `period` (from the day or month the input names), `linked`
     (shares a name or rare term with a strong hit or the input: see `link`); a censor:
-    `trigger` (the input holds its trigger) or `relevant`.
+    `trigger` (the input holds its trigger), `relevant`, or `few` (the agent has at most
+    three censors: all are shown).
     """
     link: LinkRead | None = None
     """What ties it to a strong hit or the input, when anything."""
@@ -651,6 +654,19 @@ class FunctionDefinition(BaseModel):
     """JSON Schema of its arguments."""
 
 
+class GateRead(BaseModel):
+    """The relevance gate's bar in this build: a candidate is in by its meaning when at least
+    `similarity_floor` similar to the input, by its words when it holds more than
+    `min_word_share` of the best word match (other ways: see an item's `reason`).
+    """
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    best_similarity: float
+    similarity_floor: float
+    min_word_share: float
+
+
 class Health(BaseModel):
     """Health"""
 
@@ -793,7 +809,12 @@ class LeftOut(BaseModel):
     memory_id: str
     kind: Literal["decision", "fact", "procedure", "episode"] | Literal["censor"]
     reason: Literal["budget", "score", "duplicate"]
+    """`score`: the relevance gate let it in by none of its ways (see `gate`); `budget`: no
+    room was left; `duplicate`: a memory in the context says the same.
+    """
     score: float
+    components: ScoreParts | None = None
+    """What the score is made of, as for an item."""
 
 
 class LeftOutCounts(BaseModel):

@@ -1047,6 +1047,8 @@ export interface components {
              */
             relevance: number | null;
             /** @description Absent from builds stored by versions that did not say. */
+            gate?: components["schemas"]["GateRead"] | null;
+            /** @description Absent from builds stored by versions that did not say. */
             input_embedding?: components["schemas"]["InputEmbeddingRead"] | null;
             /**
              * Messages
@@ -1193,9 +1195,9 @@ export interface components {
             components?: components["schemas"]["ScoreParts"] | null;
             /**
              * Reason
-             * @description Why it is in: `meaning` (at least half as similar as the build's most similar memory), `words` (more than half the best word match), `kind_best` (the most similar of its kind), `standout` (far above the others of its kind), `neighbour` (next to a strong hit on the timeline), `period` (from the day or month the input names), `linked` (shares a name or rare term with a strong hit or the input: see `link`); a censor: `trigger` (the input holds its trigger) or `relevant`.
+             * @description Why it is in: `meaning` (at least half as similar as the build's most similar memory), `words` (more than half the best word match), `kind_best` (the most similar of its kind), `standout` (far above the others of its kind), `neighbour` (next to a strong hit on the timeline), `period` (from the day or month the input names), `linked` (shares a name or rare term with a strong hit or the input: see `link`); a censor: `trigger` (the input holds its trigger), `relevant`, or `few` (the agent has at most three censors: all are shown).
              */
-            reason: ("meaning" | "words" | "kind_best" | "standout" | "neighbour" | "period" | "linked") | ("trigger" | "relevant");
+            reason: ("meaning" | "words" | "kind_best" | "standout" | "neighbour" | "period" | "linked") | ("trigger" | "relevant" | "few");
             /** @description What ties it to a strong hit or the input, when anything. */
             link?: components["schemas"]["LinkRead"] | null;
         };
@@ -1781,6 +1783,20 @@ export interface components {
                 [key: string]: components["schemas"]["JsonValue"];
             };
         };
+        /**
+         * GateRead
+         * @description The relevance gate's bar in this build: a candidate is in by its meaning when at least
+         *     `similarity_floor` similar to the input, by its words when it holds more than
+         *     `min_word_share` of the best word match (other ways: see an item's `reason`).
+         */
+        GateRead: {
+            /** Best Similarity */
+            best_similarity: number;
+            /** Similarity Floor */
+            similarity_floor: number;
+            /** Min Word Share */
+            min_word_share: number;
+        };
         /** Health */
         Health: {
             /**
@@ -1991,11 +2007,14 @@ export interface components {
             kind: ("decision" | "fact" | "procedure" | "episode") | "censor";
             /**
              * Reason
+             * @description `score`: the relevance gate let it in by none of its ways (see `gate`); `budget`: no room was left; `duplicate`: a memory in the context says the same.
              * @enum {string}
              */
             reason: "budget" | "score" | "duplicate";
             /** Score */
             score: number;
+            /** @description What the score is made of, as for an item. */
+            components?: components["schemas"]["ScoreParts"] | null;
         };
         /**
          * LeftOutCounts
