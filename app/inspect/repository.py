@@ -1,10 +1,13 @@
-"""SQL of the inspector: agents with their builds, a build's listing, the builds of a memory."""
+"""SQL of the inspector: agents with their builds, a build's listing, the builds of a memory
+(those that held it, and those that left it out)."""
 
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, Text, func, select
+from sqlalchemy import cast as sql_cast
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
@@ -82,6 +85,26 @@ class InspectRepository:
         """The agent's latest builds whose context held the memory, newest first."""
         return await self._builds(
             (ContextBuild.agent_id == agent_id) & ContextBuild.item_ids.contains([memory_id]), limit
+        )
+
+    async def builds_leaving_out(
+        self, agent_id: uuid.UUID, memory_id: uuid.UUID, limit: int, scanned: int
+    ) -> list[BuildRow]:
+        """Of the agent's latest `scanned` builds, those whose manifest lists the memory among
+        the candidates left out, newest first (their stored responses are read: bounded)."""
+        recent = (
+            select(ContextBuild.id)
+            .where(ContextBuild.agent_id == agent_id)
+            .order_by(ContextBuild.created_at.desc())
+            .limit(scanned)
+        )
+        document = sql_cast(ContextBuild.response, Text)
+        left_out = sql_cast(document, JSONB)["left_out"]
+        return await self._builds(
+            ContextBuild.id.in_(recent)
+            & (func.strpos(document, str(memory_id)) > 0)  # read as JSON only where named
+            & left_out.contains([{"memory_id": str(memory_id)}]),
+            limit,
         )
 
     async def _builds(self, where: ColumnElement[bool], limit: int) -> list[BuildRow]:

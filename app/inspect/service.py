@@ -23,6 +23,8 @@ from app.tenants.models import Tenant
 RECENT_BUILDS = 50
 RECENT_MEMORIES = 20
 BUILDS_OF_MEMORY = 20
+# The latest builds of its agent a memory page reads for those that left the memory out.
+BUILDS_SCANNED = 500
 RETENTION_CHANGES = 50  # and as many lifecycle actions
 
 
@@ -80,6 +82,9 @@ async def memory_page(
     )
     repository = InspectRepository(session)
     builds = await repository.builds_with_memory(agent.id, memory_id, BUILDS_OF_MEMORY)
+    left_out_of = await repository.builds_leaving_out(
+        agent.id, memory_id, BUILDS_OF_MEMORY, BUILDS_SCANNED
+    )
     supersedes = await repository.superseded(memory_id)
     transitions = await TransitionRepository(session).of(memory_id, RETENTION_CHANGES)
-    return views.memory_page(memory, changes.items, transitions, supersedes, builds)
+    return views.memory_page(memory, changes.items, transitions, supersedes, builds, left_out_of)

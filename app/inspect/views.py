@@ -134,6 +134,7 @@ class MemoryPage:
     counters: list[tuple[str, JsonValue]]
     supersedes: list[uuid.UUID]
     builds: list[BuildRow]
+    left_out_of: list[BuildRow] = field(default_factory=list)  # a candidate there, left out
     other_fields: list[tuple[str, JsonValue]] = field(default_factory=list)
 
 
@@ -255,9 +256,11 @@ def memory_page(
     transitions: Sequence[MemoryTransition],
     supersedes: list[uuid.UUID],
     builds: list[BuildRow],
+    left_out_of: list[BuildRow],
 ) -> MemoryPage:
     """The memory page: its record, its lifecycle (the actions taken on it and retention's
-    changes with their reasons, oldest first), and the builds it was in."""
+    changes with their reasons, oldest first), the builds it was in and those that left it
+    out."""
     provenance = memory.provenance
     # A decision written with its final outcome starts reviewed, and the outcome may have
     # been recorded since: its first state is not known. Every other kind starts in one.
@@ -292,6 +295,7 @@ def memory_page(
         counters=counters,
         supersedes=supersedes,
         builds=builds,
+        left_out_of=left_out_of,
         other_fields=[
             (name, value) for name, value in memory.fields.items() if name not in LIFECYCLE_FIELDS
         ],

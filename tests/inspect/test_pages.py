@@ -294,3 +294,9 @@ async def test_build_page_says_why_each_was_left_out_and_the_premises(
     [premise] = result["premises"]
     assert "Premises not borne out (1)" in page
     assert f"<td>{premise['text']}</td><td>unsupported</td>" in page
+    # The memory's page lists the build among those that left it out, not those that held it.
+    memory = (await client.get(f"/inspect/memories/{invoices}", headers=cookie(tenancy))).text
+    held, left = memory.split('<h2 id="left-out-of">', 1)
+    link = f'href="/inspect/builds/{result["context_id"]}"'
+    assert link in left
+    assert link not in held
