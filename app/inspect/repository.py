@@ -107,6 +107,23 @@ class InspectRepository:
             limit,
         )
 
+    async def latest_session_build(
+        self, agent_id: uuid.UUID, session_name: str
+    ) -> tuple[uuid.UUID, str] | None:
+        """The latest build made with the session: its id and stored response."""
+        row = (
+            await self.session.execute(
+                select(ContextBuild.id, ContextBuild.response)
+                .where(
+                    ContextBuild.agent_id == agent_id,
+                    ContextBuild.request["session_id"].astext == session_name,
+                )
+                .order_by(ContextBuild.created_at.desc())
+                .limit(1)
+            )
+        ).first()
+        return (row[0], row[1]) if row is not None else None
+
     async def _builds(self, where: ColumnElement[bool], limit: int) -> list[BuildRow]:
         rows = await self.session.execute(
             select(

@@ -7,6 +7,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.core.db import DbSession
 from app.core.errors import Unauthorized
+from app.deps import SettingsDep
 from app.inspect import service
 from app.inspect.dependencies import COOKIE, HOME, PageTenant, SameOrigin, page_id
 from app.inspect.pages import LOGIN_PATH, SECURITY_HEADERS, render
@@ -85,3 +86,17 @@ async def memory_page(
     """One memory: its three representations, its lifecycle and the builds it was in."""
     page = await service.memory_page(session, ctx, tenant, page_id(memory_id))
     return render(request, "memory.html", {"page": page})
+
+
+@router.get("/agents/{agent_name}/sessions/{session_name}")
+async def session_page(
+    agent_name: str,
+    session_name: str,
+    request: Request,
+    session: DbSession,
+    tenant: PageTenant,
+    settings: SettingsDep,
+) -> HTMLResponse:
+    """One session: its latest messages and what the latest build kept of each, its efforts."""
+    page = await service.session_page(session, tenant, agent_name, session_name, settings)
+    return render(request, "session.html", {"page": page, "agent": agent_name})

@@ -1,4 +1,5 @@
-"""The inspector's reads: a tenant's agents, an agent's builds, one build, one memory."""
+"""The inspector's reads: a tenant's agents, an agent's builds and sessions, one build, one
+memory, one session."""
 
 import uuid
 from dataclasses import dataclass
@@ -8,16 +9,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.agents.service import get_agent
 from app.context.repository import ContextRepository
 from app.context.schemas import ContextBuildResponse
+from app.core.config import Settings
 from app.core.errors import NotFound
+from app.efforts import service as efforts
 from app.inspect import views
 from app.inspect.errors import PageNotFound
 from app.inspect.repository import AgentRow, BuildRow, InspectRepository
+from app.inspect.session_page import SessionPage
+from app.inspect.session_page import session_page as views_session
 from app.memories import service as memories
 from app.memories.repository import MemoryFilter
 from app.memories.schemas import MemoryRead
 from app.memories.service import MemoryContext
 from app.memories.transition_repository import TransitionRepository
 from app.retention import service as retention
+from app.sessions import service as sessions
+from app.sessions.schemas import SessionRead
 from app.tenants.models import Tenant
 
 RECENT_BUILDS = 50
@@ -26,15 +33,18 @@ BUILDS_OF_MEMORY = 20
 # The latest builds of its agent a memory page reads for those that left the memory out.
 BUILDS_SCANNED = 500
 RETENTION_CHANGES = 50  # and as many lifecycle actions
+RECENT_SESSIONS = 20
+SESSION_MESSAGES = 200  # the latest messages a session page lists
 
 
 @dataclass(frozen=True)
 class AgentPage:
-    """An agent's latest builds and memories."""
+    """An agent's latest builds, memories and sessions."""
 
     name: str
     builds: list[BuildRow]
     memories: list[MemoryRead]
+    sessions: list[SessionRead]
 
 
 async def list_agents(session: AsyncSession, tenant: Tenant) -> list[AgentRow]:
@@ -54,7 +64,10 @@ async def agent_page(
     page = await memories.list_memories(
         session, ctx, tenant, agent.name, MemoryFilter(), cursor=None, limit=RECENT_MEMORIES
     )
-    return AgentPage(agent.name, builds, page.items)
+    recent = await sessions.list_sessions(
+        session, tenant, agent.name, cursor=None, limit=RECENT_SESSIONS
+    )
+    return AgentPage(agent.name, builds, page.items, recent.items)
 
 
 async def build_page(session: AsyncSession, tenant: Tenant, build_id: uuid.UUID) -> views.BuildPage:
@@ -88,3 +101,28 @@ async def memory_page(
     supersedes = await repository.superseded(memory_id)
     transitions = await TransitionRepository(session).of(memory_id, RETENTION_CHANGES)
     return views.memory_page(memory, changes.items, transitions, supersedes, builds, left_out_of)
+
+
+async def session_page(
+    session: AsyncSession, tenant: Tenant, agent_name: str, session_name: str, settings: Settings
+) -> SessionPage:
+    """A session: its counts, its latest messages with what the latest build did with each,
+    and its efforts."""
+    try:
+        read = await sessions.read_session(session, tenant, agent_name, session_name)
+        start = max(0, read.messages - SESSION_MESSAGES)
+        listed = await sessions.list_messages(
+            session, tenant, agent_name, session_name,
+            cursor=start - 1 if start else None, limit=SESSION_MESSAGES,
+        )  # fmt: skip
+        where = efforts.Where(agent_name, session_name)
+        found = await efforts.list_efforts(session, tenant, where, settings.context.efforts)
+        agent = await get_agent(session, tenant, agent_name)
+    except NotFound as exc:
+        raise PageNotFound(str(exc)) from exc
+    latest = await InspectRepository(session).latest_session_build(agent.id, session_name)
+    history = None
+    if latest is not None:
+        history = ContextBuildResponse.model_validate_json(latest[1]).history
+    build_id = str(latest[0]) if latest is not None else None
+    return views_session(read, listed.items, found.items, build_id, history)

@@ -7,6 +7,7 @@ import httpx
 
 from app.core.worker import Worker
 from app.providers.container import Providers
+from tests.context.test_history_api import MESSAGES, WINDOW, conversation, post_build
 from tests.context.test_premises_api import CLUSTER, OTHER, agent_with, build
 from tests.efforts.helpers import build as efforts_build
 from tests.efforts.helpers import open_effort, say, shown
@@ -208,7 +209,7 @@ async def test_build_with_a_session_shows_its_history(
     page = (
         await client.get(f"/inspect/builds/{build['context_id']}", headers=cookie(tenancy))
     ).text
-    assert "History of session chat-1" in page
+    assert 'History of session <a href="/inspect/agents/newton/sessions/chat-1">' in page
     assert f"<th>Kept</th><td>{build['history']['kept']} (sinks" in page
     assert "Postgres &lt;UNLOGGED&gt; tables." in page
 
@@ -300,3 +301,41 @@ async def test_build_page_says_why_each_was_left_out_and_the_premises(
     link = f'href="/inspect/builds/{result["context_id"]}"'
     assert link in left
     assert link not in held
+
+
+async def test_session_page_says_what_the_latest_build_did_with_each_message(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    said = conversation(60)
+    appended = await client.post(MESSAGES, json={"messages": said}, headers=tenancy.headers)
+    assert appended.status_code == 201, appended.text
+    response = await post_build(
+        client, tenancy, input="Is Redis worth it?", session_id="chat-1", window=WINDOW
+    )
+    assert response.status_code == 200, response.text
+    result = response.json()
+    history = result["history"]
+    agent_page = (await client.get("/inspect/agents/newton", headers=cookie(tenancy))).text
+    assert 'href="/inspect/agents/newton/sessions/chat-1"' in agent_page
+    build_page = (
+        await client.get(f"/inspect/builds/{result['context_id']}", headers=cookie(tenancy))
+    ).text
+    assert 'href="/inspect/agents/newton/sessions/chat-1"' in build_page
+    page = (
+        await client.get("/inspect/agents/newton/sessions/chat-1", headers=cookie(tenancy))
+    ).text
+    assert f'href="/inspect/builds/{result["context_id"]}"' in page
+    fates = dict(re.findall(r'<tr data-seq="(\d+)">.*?<td class="fate">([^<]*)</td>', page))
+    assert len(fates) == 60
+    assert {fates[str(seq)] for seq in range(history["sinks"])} == {"sink"}
+    first_kept = history["first_kept_seq"]
+    assert {fates[str(seq)] for seq in range(first_kept, 60)} == {"kept"}
+    assert {fates[str(seq)] for seq in range(history["sinks"], first_kept)} <= {
+        "evicted",
+        "summarized",
+        "recalled",
+    }
+    assert list(fates.values()).count("kept") + history["sinks"] == history["kept"]
+    missing = await client.get("/inspect/agents/newton/sessions/nope", headers=cookie(tenancy))
+    assert missing.status_code == 404
