@@ -2,7 +2,6 @@
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -101,12 +100,20 @@ async def _reembed(settings: Settings, *, force: bool, wait: bool) -> None:
             print("The worker computes them now (`serve`'s, or `python -m app worker`).")
             return
         print("The worker computes them now; Ctrl-C stops watching (the work goes on).")
+        async with database.sessionmaker() as session:
+            failed_before = (await reembedding.progress(session)).failed
         try:
-            await reembedding.watch(database.sessionmaker, lambda line: print(line, flush=True))
+            last = await reembedding.watch(
+                database.sessionmaker, lambda line: print(line, flush=True)
+            )
         except asyncio.CancelledError:
             print("Stopped watching; the worker goes on.")
             return
-        print("Done: every queued memory has been through the worker.")
+        failed = last.failed - failed_before
+        print(
+            f"Done: {last.embedded:,} of {last.stored:,} memories have a vector"
+            + (f"; {failed:,} jobs failed (`job.last_error` says why)." if failed else ".")
+        )
 
 
 async def _rerender(settings: Settings) -> None:
@@ -184,8 +191,7 @@ def _mcp(settings: Settings, args: argparse.Namespace) -> int:
     return code
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and run one command."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser(
@@ -201,10 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("worker", help="run only the background worker")
     commands.add_parser("migrate", help="apply database migrations")
     reembed = commands.add_parser(
-        "reembed", help="recompute every embedding after a model change, and watch it done"
+        "reembed", help="compute the embeddings the configured model lacks, and watch it done"
     )
     reembed.add_argument(
-        "--force", action="store_true", help="also when the vectors come from the same model"
+        "--force", action="store_true", help="drop and recompute every vector of the same model"
     )
     reembed.add_argument(
         "--no-wait", action="store_true", help="queue the work and return without watching it"
@@ -218,14 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     export = commands.add_parser("openapi", help="write the OpenAPI document")
     export.add_argument("--output", type=Path, default=Path("openapi/openapi.json"))
-    keys = commands.add_parser("keys", help="create, list or revoke API keys")
-    key_commands = keys.add_subparsers(dest="keys_command", required=True)
-    create = key_commands.add_parser("create", help="issue a key (creates the tenant if new)")
-    create.add_argument("--tenant", default="default")
-    create.add_argument("--name", default="cli")
-    revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix or id")
-    revoke.add_argument("key")
-    key_commands.add_parser("list", help="list keys (prefixes only)")
+    _key_commands(commands.add_parser("keys", help="create, list or revoke API keys"))
     mcp = commands.add_parser(
         "mcp", help="the MCP server over stdio: of a running service, or of the local data"
     )
@@ -236,8 +235,22 @@ def main(argv: list[str] | None = None) -> int:
         help=f"its API key (default: ${API_KEY_ENV}; then, without --url, the data dir's); "
         "the variable keeps it out of the process list",
     )
-    args = parser.parse_args(argv)
+    return parser
 
+
+def _key_commands(keys: argparse.ArgumentParser) -> None:
+    key_commands = keys.add_subparsers(dest="keys_command", required=True)
+    create = key_commands.add_parser("create", help="issue a key (creates the tenant if new)")
+    create.add_argument("--tenant", default="default")
+    create.add_argument("--name", default="cli")
+    revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix or id")
+    revoke.add_argument("key")
+    key_commands.add_parser("list", help="list keys (prefixes only)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run one command."""
+    args = _parser().parse_args(argv)
     settings = get_settings()
     configure_logging(settings.log_level, json=settings.log_json)
     if args.command == "serve":
@@ -250,8 +263,10 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(migrate(settings))
         print("Migrations applied.")
     elif args.command == "reembed":
-        with contextlib.suppress(KeyboardInterrupt):
+        try:
             asyncio.run(_reembed(settings, force=args.force, wait=not args.no_wait))
+        except KeyboardInterrupt:
+            return 130  # what was committed stays; the worker goes on with it
     elif args.command == "rerender":
         asyncio.run(_rerender(settings))
     elif args.command == "prepare-model":

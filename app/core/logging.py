@@ -20,14 +20,11 @@ _QUIET = (
 )
 
 
-# Whether lines are JSON: what the service says to a person then goes as an event (`announce`).
-_json_lines = False
-
-
 def announce(text: str, event: str, **fields: Any) -> None:
-    """Tell the person who started the process `text` on standard error; with JSON logs, log
-    `event` with `fields` instead, so that every line stays one JSON object."""
-    if _json_lines:
+    """Tell the person who started the process `text` on standard error; with JSON logs (the
+    renderer `configure_logging` set), log `event` with `fields` instead, so that every line
+    stays one JSON object."""
+    if isinstance(structlog.get_config()["processors"][-1], structlog.processors.JSONRenderer):
         structlog.get_logger().info(event, **fields)
     else:
         print(text, file=sys.stderr)
@@ -35,8 +32,6 @@ def announce(text: str, event: str, **fields: Any) -> None:
 
 def configure_logging(level: str, *, json: bool) -> None:
     """Route structlog and the standard library through one renderer."""
-    global _json_lines
-    _json_lines = json
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=False)
     )

@@ -28,11 +28,13 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64]
-        if not request_id:
-            request_id = uuid.uuid4().hex
-            # Seen by what reads the headers rather than the logging context (MCP's tools).
-            scope["headers"] = [*scope["headers"], (b"x-request-id", request_id.encode())]
+        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64] or uuid.uuid4().hex
+        # The id as logged, in the headers too: what reads them rather than the logging context
+        # (MCP's tools) logs under the same one.
+        scope["headers"] = [
+            *((name, value) for name, value in scope["headers"] if name != b"x-request-id"),
+            (b"x-request-id", request_id.encode("latin-1")),
+        ]
         structlog.contextvars.bind_contextvars(request_id=request_id)
         status = 500
         started = time.perf_counter()

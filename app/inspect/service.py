@@ -15,14 +15,12 @@ from app.efforts import service as efforts
 from app.inspect import views
 from app.inspect.errors import PageNotFound
 from app.inspect.repository import AgentRow, BuildRow, InspectRepository
-from app.inspect.session_page import SessionPage
-from app.inspect.session_page import session_page as views_session
+from app.inspect.session_page import SessionPage, session_view
 from app.memories import service as memories
 from app.memories.repository import MemoryFilter
 from app.memories.schemas import MemoryRead
 from app.memories.service import MemoryContext
-from app.memories.transition_repository import TransitionRepository
-from app.retention import service as retention
+from app.retention import history
 from app.sessions import service as sessions
 from app.sessions.schemas import SessionRead
 from app.tenants.models import Tenant
@@ -90,17 +88,14 @@ async def memory_page(
         agent = await get_agent(session, tenant, memory.agent_id)
     except NotFound as exc:
         raise PageNotFound(str(exc)) from exc
-    changes = await retention.list_changes(
-        session, tenant, agent.name, memory_id, None, RETENTION_CHANGES
-    )
+    events = await history.events_of(session, tenant, memory, RETENTION_CHANGES)
     repository = InspectRepository(session)
     builds = await repository.builds_with_memory(agent.id, memory_id, BUILDS_OF_MEMORY)
     left_out_of = await repository.builds_leaving_out(
         agent.id, memory_id, BUILDS_OF_MEMORY, BUILDS_SCANNED
     )
     supersedes = await repository.superseded(memory_id)
-    transitions = await TransitionRepository(session).of(memory_id, RETENTION_CHANGES)
-    return views.memory_page(memory, changes.items, transitions, supersedes, builds, left_out_of)
+    return views.memory_page(memory, events, supersedes, builds, left_out_of)
 
 
 async def session_page(
@@ -125,4 +120,4 @@ async def session_page(
     if latest is not None:
         history = ContextBuildResponse.model_validate_json(latest[1]).history
     build_id = str(latest[0]) if latest is not None else None
-    return views_session(read, listed.items, found.items, build_id, history)
+    return session_view(read, listed.items, found.items, build_id, history)

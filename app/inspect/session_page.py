@@ -34,14 +34,16 @@ def fate(history: HistoryRead | None, seq: int) -> str:
     """What the latest build did with message `seq`."""
     if history is None:
         return ""
+    if seq >= history.messages_in_session:
+        return "after the build"
     if seq < history.sinks:
         return "sink"
+    if history.efforts is not None:  # chosen from working memory, not as one tail
+        return "by its effort (below)"
     if seq in history.shown_by_summary:
         return "kept as its summary"
     if history.first_kept_seq is not None and seq >= history.first_kept_seq:
         return "kept"
-    if seq >= history.messages_in_session:
-        return "after the build"
     if any(r.seq == seq for r in history.recalled):
         return "recalled"
     if any(s.first_seq <= seq <= s.last_seq for s in history.summaries):
@@ -49,13 +51,14 @@ def fate(history: HistoryRead | None, seq: int) -> str:
     return "evicted"
 
 
-def session_page(
+def session_view(
     session: SessionRead,
     messages: list[MessageRead],
     efforts: list[EffortRead],
     build_id: str | None,
     history: HistoryRead | None,
 ) -> SessionPage:
+    """The page: each listed message with its fate in the latest build (`build_id`)."""
     rows = [
         MessageRow(m.seq, m.role, m.tokens, _shown(m.content), fate(history, m.seq))
         for m in messages

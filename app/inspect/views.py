@@ -9,10 +9,8 @@ from pydantic import JsonValue
 
 from app.context.schemas import ContextBuildResponse, ContextItem, GateRead, LeftOut, ScoreParts
 from app.inspect.repository import BuildRow
-from app.memories.lifecycle import INITIAL_STATE
-from app.memories.models import MemoryTransition
 from app.memories.schemas import MemoryRead
-from app.retention.schemas import RecordedChange
+from app.retention.history import HistoryEvent
 
 SCORE_PARTS = tuple(ScoreParts.model_fields)
 # Counters and notes that the lifecycle actions keep in a memory's fields.
@@ -190,18 +188,7 @@ def build_page(
             "memory layers", totals.used, totals.budget, percent(totals.used, totals.budget)
         ),
         layers=layers,
-        left_out=[
-            LeftOutView(
-                out.memory_id,
-                out.kind,
-                out.reason,
-                out.score,
-                texts.get(out.memory_id, ""),
-                why_left_out(out, build.gate),
-                _parts(out.components),
-            )
-            for out in build.left_out
-        ],
+        left_out=_left_out(build, texts),
         frame_bars=[
             Bar(name, score, best_frame, percent(score, best_frame))
             for name, score in sorted(build.frame.scores.items(), key=lambda kv: -kv[1])
@@ -210,6 +197,21 @@ def build_page(
             Bar(stage, ms, slowest, percent(ms, slowest)) for stage, ms in build.timings_ms.items()
         ],
     )
+
+
+def _left_out(build: ContextBuildResponse, texts: dict[uuid.UUID, str]) -> list[LeftOutView]:
+    return [
+        LeftOutView(
+            out.memory_id,
+            out.kind,
+            out.reason,
+            out.score,
+            texts.get(out.memory_id, ""),
+            why_left_out(out, build.gate),
+            _parts(out.components),
+        )
+        for out in build.left_out
+    ]
 
 
 def _parts(parts: ScoreParts | None) -> list[tuple[str, float]]:
@@ -226,24 +228,26 @@ def _when(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M:%S} UTC"
 
 
-def _retention_event(change: RecordedChange) -> LifecycleEvent:
-    undone = f"; undone {_when(change.restored_at)}" if change.restored_at else ""
-    return LifecycleEvent(
-        f"retention: {change.rule}",
-        f"'{change.from_state}' → '{change.to_state}': {change.reason}{undone}",
-        _when(change.created_at),
-    )
-
-
-def _transition_event(transition: MemoryTransition) -> LifecycleEvent:
-    what = f"'{transition.from_state}' → '{transition.to_state}'"
-    changes = transition.changes or {}
+def _event(event: HistoryEvent, kind: str) -> LifecycleEvent:
+    """One line of the lifecycle, in words."""
+    when = _when(event.at)
+    if event.event == "written":
+        article = "an" if kind[:1] in "aeiou" else "a"
+        state = f" in state '{event.to_state}'" if event.to_state else ""
+        return LifecycleEvent("written", f"as {article} {kind}{state}", when)
+    if event.event == "embedded":
+        return LifecycleEvent("embedded", f"by {event.detail}", when)
+    what = f"'{event.from_state}' → '{event.to_state}'"
+    if event.event == "retention":
+        undone = f"; undone {_when(event.restored_at)}" if event.restored_at else ""
+        return LifecycleEvent(f"retention: {event.name}", f"{what}: {event.detail}{undone}", when)
+    changes = event.changes or {}
     for name in ("outcome", "outcome_notes"):
         change = changes.get(name)
         if isinstance(change, dict) and change.get("from") != change.get("to"):
             before, after = (_said(change.get(side)) for side in ("from", "to"))
             what += f"; {name.replace('_', ' ')} {before} → {after}"
-    return LifecycleEvent(transition.action, what, _when(transition.at))
+    return LifecycleEvent(str(event.name), what, when)
 
 
 def _said(value: JsonValue) -> str:
@@ -252,40 +256,17 @@ def _said(value: JsonValue) -> str:
 
 def memory_page(
     memory: MemoryRead,
-    changes: list[RecordedChange],
-    transitions: Sequence[MemoryTransition],
+    history: Sequence[HistoryEvent],
     supersedes: list[uuid.UUID],
     builds: list[BuildRow],
     left_out_of: list[BuildRow],
 ) -> MemoryPage:
-    """The memory page: its record, its lifecycle (the actions taken on it and retention's
-    changes with their reasons, oldest first), the builds it was in and those that left it
-    out."""
-    provenance = memory.provenance
-    # A decision written with its final outcome starts reviewed, and the outcome may have
-    # been recorded since: its first state is not known. Every other kind starts in one.
-    first = "" if memory.kind == "decision" else f" in state '{INITIAL_STATE[memory.kind]}'"
-    article = "an" if memory.kind[:1] in "aeiou" else "a"
-    written = f"as {article} {memory.kind}{first}"
-    events = [LifecycleEvent("written", written, _when(provenance.created_at))]
-    if provenance.embedded_at is not None:
-        events.append(
-            LifecycleEvent(
-                "embedded",
-                f"by {provenance.embedding_model}",
-                _when(provenance.embedded_at),
-            )
-        )
-    timed = [(t.at, _transition_event(t)) for t in transitions]
-    timed += [(change.created_at, _retention_event(change)) for change in changes]
-    events += [event for _, event in sorted(timed, key=lambda pair: pair[0])]
-    events.append(
-        LifecycleEvent(
-            "now",
-            f"in state '{memory.state}'",
-            f"last updated {_when(provenance.updated_at)}",
-        )
-    )
+    """The memory page: its record, its lifecycle (written, embedded, the actions taken on it
+    and retention's changes with their reasons, oldest first), the builds it was in and those
+    that left it out."""
+    events = [_event(event, memory.kind) for event in history]
+    updated = f"last updated {_when(memory.provenance.updated_at)}"
+    events.append(LifecycleEvent("now", f"in state '{memory.state}'", updated))
     counters: list[tuple[str, JsonValue]] = [
         (name, value) for name in LIFECYCLE_FIELDS if (value := memory.fields.get(name)) is not None
     ]

@@ -56,15 +56,11 @@ def _list_params(
 
 def register_memory_tools(server: MCPServer, connect: Connect) -> None:
     """Add the memory tools to `server`; `connect` gives the API of the caller's tenant."""
+    _register_reads(server, connect)
+    _register_writes(server, connect)
 
-    @tool(server)
-    async def remember(agent_id: AgentRef, memory: MemoryCreate, ctx: McpContext) -> StoredMemory:
-        """Write a memory for the agent: a decision, fact, procedure, episode or censor (a thing
-        not to do), with the fields of its kind. A fact that repeats one confirms it."""
-        body: dict[str, JsonValue] = memory.model_dump(mode="json", exclude_unset=True)
-        async with service(connect, ctx) as api:
-            return StoredMemory.of(await api.remember(agent_id, body))
 
+def _register_reads(server: MCPServer, connect: Connect) -> None:
     @tool(server)
     async def list_memories(
         agent_id: AgentRef,
@@ -88,6 +84,16 @@ def register_memory_tools(server: MCPServer, connect: Connect) -> None:
         """A memory's full text and fields, by id (from a context, or a search)."""
         async with service(connect, ctx) as api:
             return OpenedMemory.of(await api.expand(memory_id, context_id))
+
+
+def _register_writes(server: MCPServer, connect: Connect) -> None:
+    @tool(server)
+    async def remember(agent_id: AgentRef, memory: MemoryCreate, ctx: McpContext) -> StoredMemory:
+        """Write a memory for the agent: a decision, fact, procedure, episode or censor (a thing
+        not to do), with the fields of its kind. A fact that repeats one confirms it."""
+        body: dict[str, JsonValue] = memory.model_dump(mode="json", exclude_unset=True)
+        async with service(connect, ctx) as api:
+            return StoredMemory.of(await api.remember(agent_id, body))
 
     @tool(server)
     async def update_memory(

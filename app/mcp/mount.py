@@ -54,7 +54,8 @@ class McpEndpoint:
         headers = {"Authorization": received.get("authorization", "")}
         # The SDK runs the tool in a task of its own, outside the request's logging context:
         # the id comes with the request's headers (the middleware puts it there). The tool's
-        # lines, the SDK's about the call and the API calls it makes log under it.
+        # own lines and the API calls it makes log under it (the SDK's lines about the call,
+        # written outside the tool, do not).
         request_id = received.get("x-request-id")
         if request_id:
             structlog.contextvars.bind_contextvars(request_id=request_id)

@@ -65,8 +65,8 @@ def _stored_key(settings: Settings) -> str:
     key_file = settings.data_dir / KEY_FILE
     if not key_file.exists():
         raise MissingKey(
-            f"No --api-key given and no key in {key_file}: create one with "
-            "`python -m app keys create` and pass it as --api-key."
+            f"No key given and none in {key_file}: create one with `python -m app keys create` "
+            "and set it as CE_API_KEY (or pass --api-key)."
         )
     return key_file.read_text().strip()
 

@@ -10,7 +10,6 @@ from sqlalchemy import Table, bindparam, delete, func, select, text, tuple_, upd
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
-from app.core.job_models import Job
 from app.core.time import utcnow
 from app.core.vector import VectorType
 from app.memories.models import EmbeddingSpace, Memory
@@ -212,17 +211,16 @@ class MemoryRepository:
     async def all_ids(self) -> list[uuid.UUID]:
         return list(await self.session.scalars(select(Memory.id).order_by(Memory.created_at)))
 
-    async def embedding_progress(self) -> tuple[int, int, int]:
-        """Memories with a vector, memories in all, and embed jobs still to run."""
+    async def vector_counts(self) -> tuple[int, int]:
+        """Memories with a vector, and memories in all."""
         embedded, stored = (
             await self.session.execute(select(func.count(Memory.embedding), func.count()))
         ).one()
-        waiting = await self.session.scalar(
-            select(func.count())
-            .select_from(Job)
-            .where(Job.task == "embed", Job.state.in_(("queued", "running")))
-        )
-        return embedded, stored, waiting or 0
+        return embedded, stored
+
+    async def without_vector(self) -> list[uuid.UUID]:
+        """Memories that have no vector (of any tenant)."""
+        return list(await self.session.scalars(select(Memory.id).where(Memory.embedding.is_(None))))
 
     async def count_by_kind_and_state(self) -> dict[tuple[str, str], int]:
         """Memories stored, over all tenants (for the metrics)."""

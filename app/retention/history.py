@@ -2,6 +2,7 @@
 embedded, each lifecycle action taken on it, each change retention made, oldest first."""
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
@@ -10,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.memories import service as memories
 from app.memories.lifecycle import INITIAL_STATE
+from app.memories.models import MemoryTransition
 from app.memories.schemas import MemoryRead
 from app.memories.service import MemoryContext
 from app.memories.transition_repository import TransitionRepository
@@ -54,32 +56,53 @@ class MemoryHistory(BaseModel):
     events: list[HistoryEvent]
 
 
-def _beginning(memory: MemoryRead) -> list[HistoryEvent]:
-    provenance = memory.provenance
+def _written(memory: MemoryRead) -> HistoryEvent:
     # A decision written with its final outcome starts reviewed: its first state is not known.
     first = None if memory.kind == "decision" else INITIAL_STATE.get(memory.kind)
-    events = [
+    return HistoryEvent(
+        at=memory.provenance.created_at, event="written", name=None, from_state=None,
+        to_state=first, detail=None, changes=None,
+    )  # fmt: skip
+
+
+def memory_events(
+    memory: MemoryRead,
+    transitions: Sequence[MemoryTransition],
+    changes: Sequence[RecordedChange],
+) -> list[HistoryEvent]:
+    """Written first, then the rest oldest first: embedded (last time), each action, each
+    change retention made. Pure."""
+    provenance = memory.provenance
+    later = [
         HistoryEvent(
-            at=provenance.created_at, event="written", name=None, from_state=None,
-            to_state=first, detail=None, changes=None,
+            at=t.at, event="action", name=t.action, from_state=t.from_state,
+            to_state=t.to_state, detail=None, changes=t.changes,
         )
+        for t in transitions
+    ] + [
+        HistoryEvent(
+            at=c.created_at, event="retention", name=c.rule, from_state=c.from_state,
+            to_state=c.to_state, detail=c.reason, changes=c.details, restored_at=c.restored_at,
+        )
+        for c in changes
     ]  # fmt: skip
     if provenance.embedded_at is not None:
-        events.append(
+        later.append(
             HistoryEvent(
                 at=provenance.embedded_at, event="embedded", name=None, from_state=None,
                 to_state=None, detail=provenance.embedding_model, changes=None,
             )
         )  # fmt: skip
-    return events
+    return [_written(memory), *sorted(later, key=lambda event: event.at)]
 
 
-def _retention_event(change: RecordedChange) -> HistoryEvent:
-    return HistoryEvent(
-        at=change.created_at, event="retention", name=change.rule, from_state=change.from_state,
-        to_state=change.to_state, detail=change.reason, changes=change.details,
-        restored_at=change.restored_at,
-    )  # fmt: skip
+async def events_of(
+    session: AsyncSession, tenant: Tenant, memory: MemoryRead, limit: int
+) -> list[HistoryEvent]:
+    """The memory's events, of its latest `limit` actions and retention changes."""
+    transitions = await TransitionRepository(session).of(memory.id, limit)
+    changes = await retention.list_changes(session, tenant, memory.agent_id, memory.id, None, limit)
+    return memory_events(memory, transitions, changes.items)
 
 
 async def memory_history(
@@ -87,21 +110,10 @@ async def memory_history(
 ) -> MemoryHistory:
     """The memory's history; 404 for another tenant's or an unknown memory, 410 once erased."""
     memory = await memories.read_memory(session, ctx, tenant, memory_id)
-    transitions = await TransitionRepository(session).of(memory_id, HISTORY_MAX)
-    changes = await retention.list_changes(
-        session, tenant, memory.agent_id, memory_id, None, HISTORY_MAX
-    )
-    later = [
-        HistoryEvent(
-            at=t.at, event="action", name=t.action, from_state=t.from_state,
-            to_state=t.to_state, detail=None, changes=t.changes,
-        )
-        for t in transitions
-    ] + [_retention_event(change) for change in changes.items]  # fmt: skip
     return MemoryHistory(
         memory_id=memory.id,
         agent_id=memory.agent_id,
         kind=memory.kind,
         state=memory.state,
-        events=_beginning(memory) + sorted(later, key=lambda event: event.at),
+        events=await events_of(session, tenant, memory, HISTORY_MAX),
     )

@@ -1,4 +1,5 @@
-"""What search_memory searches with, worked out once for every source: the query's words as
+"""What a search of memory searches with (the search_memory tool's, and the REST memory search
+`memory_search.py`), worked out once for every source: the query's words as
 PostgreSQL stems them and their memory matches, the day or month it names, and its embedding
 (read while the words are matched, as a build does; past the deadline, words alone)."""
 
@@ -20,7 +21,7 @@ from app.tenants.models import Tenant
 
 @dataclass(frozen=True)
 class SearchQuery:
-    """One search_memory call's query, as every source reads it."""
+    """One search's query, as every source reads it."""
 
     text: str
     limit: int

@@ -10,6 +10,7 @@ import httpx
 import pytest
 from context_engine_client import (
     ContextEngine,
+    NoAnswer,
     NotFound,
     Retries,
     Unavailable,
@@ -115,7 +116,7 @@ def test_one_call_can_wait_less_than_the_client() -> None:
     url = f"http://127.0.0.1:{silent.getsockname()[1]}"
     with silent, ContextEngine(url, "ce_key", retries=Retries(attempts=1)) as engine:
         started = time.monotonic()
-        with pytest.raises(Unreachable) as raised:
+        with pytest.raises(NoAnswer) as raised:
             engine.with_timeout(0.2).health()
         waited = time.monotonic() - started
     assert isinstance(raised.value.__cause__, httpx.ReadTimeout)

@@ -57,7 +57,7 @@ async def test_pages_follow_each_other_with_the_cursor(
         if page["next_cursor"] is None:
             break
         params["cursor"] = page["next_cursor"]
-    assert listed == made[::-1]  # every build once, newest first, past any first 100 too
+    assert listed == made[::-1]  # every build once, newest first, a page after another
 
 
 async def test_another_tenants_agent_is_not_found(

@@ -337,5 +337,11 @@ async def test_session_page_says_what_the_latest_build_did_with_each_message(
         "recalled",
     }
     assert list(fates.values()).count("kept") + history["sinks"] == history["kept"]
+    later = {"messages": [{"role": "user", "content": "And after the build?"}]}
+    assert (await client.post(MESSAGES, json=later, headers=tenancy.headers)).status_code == 201
+    page = (
+        await client.get("/inspect/agents/newton/sessions/chat-1", headers=cookie(tenancy))
+    ).text
+    assert re.search(r'<tr data-seq="60">.*?<td class="fate">after the build</td>', page)
     missing = await client.get("/inspect/agents/newton/sessions/nope", headers=cookie(tenancy))
     assert missing.status_code == 404

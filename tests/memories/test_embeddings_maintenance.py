@@ -5,7 +5,7 @@ import uuid
 
 import httpx
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
@@ -19,6 +19,7 @@ from app.memories.maintenance import (
     rerender_all,
 )
 from app.memories.models import Memory
+from app.memories.reembedding import reembed
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
 from app.providers.container import Providers
 from app.providers.embeddings import LOCAL_MODEL
@@ -111,3 +112,39 @@ async def test_rerender_brings_old_representations_up_to_date(
     assert again["representations"] == current["representations"]
     assert await worker.drain() >= 1  # the full text changed back: embedded again
     assert (await rerender_all(sessionmaker, providers, settings)).changed == 0
+
+
+async def test_reembed_with_the_same_model_queues_only_what_has_no_vector(
+    client: httpx.AsyncClient,
+    tenancy: Tenancy,
+    worker: Worker,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+) -> None:
+    await put_agent(client, tenancy)
+    kept = (await write(client, tenancy, fact("Staging runs in Frankfurt.")))["id"]
+    lost = (await write(client, tenancy, fact("Backups run at 02:00 UTC.")))["id"]
+    await worker.drain()
+    async with sessionmaker.begin() as session:  # as a run stopped halfway leaves one
+        await session.execute(
+            update(Memory).where(Memory.id == uuid.UUID(lost)).values(embedding=None)
+        )
+        before = await session.scalar(
+            select(Memory.embedded_at).where(Memory.id == uuid.UUID(kept))
+        )
+    said: list[str] = []
+    assert await reembed(sessionmaker, settings, said.append, force=False)
+    assert "1 memories have none yet" in said[0]
+    assert await worker.drain() == 1  # that one alone
+    async with sessionmaker() as session:
+        vectors = await session.execute(
+            select(Memory.id, Memory.embedding.is_not(None), Memory.embedded_at).where(
+                Memory.id.in_([uuid.UUID(kept), uuid.UUID(lost)])
+            )
+        )
+        found = {str(row[0]): (row[1], row[2]) for row in vectors}
+    assert found[lost][0] is True
+    assert found[kept] == (True, before)  # not dropped nor recomputed
+    said.clear()
+    assert not await reembed(sessionmaker, settings, said.append, force=False)
+    assert "nothing to re-embed" in said[0]

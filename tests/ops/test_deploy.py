@@ -119,6 +119,7 @@ def test_an_alert_fires_when_the_service_is_gone() -> None:
     does."""
     [down] = [rule for rule in alert_rules() if str(rule["expr"]).startswith("absent(")]
     assert _SERIES.findall(str(down["expr"])) == [("ce_database_up", "")]
+    assert 'or up{job="context-engine"} == 0' in str(down["expr"])  # one of several gone
     assert down["labels"]["severity"] == "critical"  # type: ignore[index]
 
 

@@ -16,7 +16,7 @@ from context_engine_client.agent_setup import AsyncAgentSetup
 from context_engine_client.calls import BuildOptions, Kind, MemoryFilters, Message, NewMemory
 from context_engine_client.core import Call, Retries, base_url_of, headers_of
 from context_engine_client.efforts import AsyncEfforts
-from context_engine_client.errors import unreachable
+from context_engine_client.errors import transport_error
 from context_engine_client.llm_tools import AsyncTools
 from context_engine_client.paging import AsyncPaging
 from context_engine_client.probes import AsyncProbes
@@ -84,7 +84,7 @@ class AsyncContextEngine(
             delay = self.retries.delay(request, outcome, attempt)
             if delay is None:
                 if isinstance(outcome, Exception):
-                    raise unreachable(request, outcome) from outcome
+                    raise transport_error(request, outcome) from outcome
                 return call.result(outcome)
             if isinstance(outcome, httpx.Response):
                 await outcome.aclose()
@@ -199,7 +199,7 @@ class AsyncContextEngine(
         agent: str,
         query: str,
         *,
-        kinds: Sequence[str] = (),
+        kinds: str | Sequence[str] = (),
         limit: int | None = None,
     ) -> models.MemorySearchResponse:
         """The agent's memories `query` finds by meaning and words, best first, with their

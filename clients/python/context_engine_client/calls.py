@@ -144,7 +144,8 @@ def append(
 
 
 def page_params(cursor: str | int | None, limit: int | None) -> dict[str, str | int]:
-    return {name: value for name, value in (("cursor", cursor), ("limit", limit)) if value}
+    pairs = (("cursor", cursor), ("limit", limit))
+    return {name: value for name, value in pairs if value is not None}
 
 
 def messages(agent: str, session: str, cursor: int | None, limit: int | None) -> Call[MessagePage]:
@@ -224,12 +225,12 @@ def remember_batch(
 
 
 def search(
-    agent: str, query: str, kinds: Sequence[str], limit: int | None
+    agent: str, query: str, kinds: str | Sequence[str], limit: int | None
 ) -> Call[MemorySearchResponse]:
     path = f"/agents/{segment(agent)}/memories/search"
     params: dict[str, str | int | list[str]] = {"q": query}
     if kinds:
-        params["kind"] = list(kinds)
+        params["kind"] = [kinds] if isinstance(kinds, str) else list(kinds)
     if limit is not None:
         params["limit"] = limit
     return Call("GET", path, decode(MemorySearchResponse.model_validate_json), params=params)

@@ -16,7 +16,7 @@ from context_engine_client.agent_setup import SyncAgentSetup
 from context_engine_client.calls import BuildOptions, Kind, MemoryFilters, Message, NewMemory
 from context_engine_client.core import Call, Retries, base_url_of, headers_of
 from context_engine_client.efforts import SyncEfforts
-from context_engine_client.errors import unreachable
+from context_engine_client.errors import transport_error
 from context_engine_client.llm_tools import SyncTools
 from context_engine_client.paging import SyncPaging
 from context_engine_client.probes import SyncProbes
@@ -82,7 +82,7 @@ class ContextEngine(SyncEfforts, SyncTools, SyncAgentSetup, SyncRetention, SyncP
             delay = self.retries.delay(request, outcome, attempt)
             if delay is None:
                 if isinstance(outcome, Exception):
-                    raise unreachable(request, outcome) from outcome
+                    raise transport_error(request, outcome) from outcome
                 return call.result(outcome)
             if isinstance(outcome, httpx.Response):
                 outcome.close()
@@ -195,7 +195,7 @@ class ContextEngine(SyncEfforts, SyncTools, SyncAgentSetup, SyncRetention, SyncP
         agent: str,
         query: str,
         *,
-        kinds: Sequence[str] = (),
+        kinds: str | Sequence[str] = (),
         limit: int | None = None,
     ) -> models.MemorySearchResponse:
         """The agent's memories `query` finds by meaning and words, best first, with their

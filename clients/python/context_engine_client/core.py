@@ -13,7 +13,7 @@ from typing import Generic, Protocol, TypeVar
 
 import httpx
 
-from context_engine_client.errors import error_for
+from context_engine_client.errors import NOT_SENT, error_for
 from context_engine_client.models import IDEMPOTENT_WRITES
 
 T = TypeVar("T")
@@ -24,8 +24,6 @@ URL_ENV, KEY_ENV = "CE_URL", "CE_API_KEY"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT"})  # repeating them changes nothing more
 RETRY_STATUSES = frozenset({429, 503})
-# Errors before the request left this machine: it was never processed, whatever its method.
-NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
 def _template(path: str) -> re.Pattern[str]:

@@ -7,6 +7,9 @@ from pydantic import ValidationError as PydanticValidationError
 
 from context_engine_client.models import Problem, ProblemLocation
 
+# Errors before the request left this machine: it was never processed, whatever its method.
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
 
 class ContextEngineError(Exception):
     """An error answer of the service: its status, title, detail and the fields at fault."""
@@ -68,21 +71,36 @@ class Unavailable(ContextEngineError):
 
 
 class Unreachable(Unavailable):
-    """The service itself could not be reached (connection refused, timed out or cut), after the
-    client's retries; `__cause__` is httpx's error. Caught as `Unavailable` too."""
+    """The service could not be reached (connection refused or not made in time), after the
+    client's retries: the request was never processed. `__cause__` is httpx's error."""
 
 
-def unreachable(request: httpx.Request, exc: Exception) -> Unreachable:
+class NoAnswer(ContextEngineError):
+    """The request was sent but no answer came (timed out, connection cut): whether the service
+    processed it is unknown. A write with an Idempotency-Key is safe to send again; one without
+    may be stored twice. `__cause__` is httpx's error."""
+
+
+def transport_error(request: httpx.Request, exc: Exception) -> ContextEngineError:
     """The error of a request that got no answer: what was tried, and what to check."""
-    problem = Problem(
-        type="about:blank",
-        title="Service unreachable",
-        status=503,
-        detail=f"{request.method} {request.url} got no answer ({exc!r}): is the service "
-        "running there? (`make run` serves on http://127.0.0.1:8000; set CE_URL otherwise.)",
-        instance=request.url.path,
+    tried = f"{request.method} {request.url}"
+    if isinstance(exc, NOT_SENT):
+        detail = (
+            f"{tried} could not connect ({exc!r}): is the service running there? (`make run` "
+            "serves on http://127.0.0.1:8000; set CE_URL otherwise.)"
+        )
+        return Unreachable(_problem(request, "Service unreachable", 503, detail))
+    detail = (
+        f"{tried} got no answer ({exc!r}); whether it was processed is unknown. A longer "
+        "timeout (`timeout=`, `with_timeout`) may help."
     )
-    return Unreachable(problem)
+    return NoAnswer(_problem(request, "No answer", 504, detail))
+
+
+def _problem(request: httpx.Request, title: str, status: int, detail: str) -> Problem:
+    return Problem(
+        type="about:blank", title=title, status=status, detail=detail, instance=request.url.path
+    )
 
 
 BY_STATUS: dict[int, type[ContextEngineError]] = {

@@ -809,8 +809,9 @@ class LeftOut(BaseModel):
     memory_id: str
     kind: Literal["decision", "fact", "procedure", "episode"] | Literal["censor"]
     reason: Literal["budget", "score", "duplicate"]
-    """`score`: the relevance gate let it in by none of its ways (see `gate`); `budget`: no
-    room was left; `duplicate`: a memory in the context says the same.
+    """`score`: the relevance gate let it in by none of its ways (see `gate`), for a censor:
+    not relevant enough among the agent's censors; `budget`: no room was left;
+    `duplicate`: a memory in the context says the same.
     """
     score: float
     components: ScoreParts | None = None

@@ -2007,7 +2007,7 @@ export interface components {
             kind: ("decision" | "fact" | "procedure" | "episode") | "censor";
             /**
              * Reason
-             * @description `score`: the relevance gate let it in by none of its ways (see `gate`); `budget`: no room was left; `duplicate`: a memory in the context says the same.
+             * @description `score`: the relevance gate let it in by none of its ways (see `gate`), for a censor: not relevant enough among the agent's censors; `budget`: no room was left; `duplicate`: a memory in the context says the same.
              * @enum {string}
              */
             reason: "budget" | "score" | "duplicate";
