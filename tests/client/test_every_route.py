@@ -4,12 +4,17 @@ against the service."""
 
 import inspect
 import json
+import re
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import pytest
 from context_engine_client import AsyncContextEngine, Conflict, ContextEngine, NotFound, models
+from context_engine_client.core import Call
 
 from tests.process.launcher import REPO
+
+T = TypeVar("T")
 
 # Each operation of openapi/openapi.json, and the method that calls it.
 METHODS = {
@@ -150,3 +155,97 @@ async def test_the_routes_beyond_the_common_loop(engine: AsyncContextEngine) -> 
         await engine.restore(forgotten[0])  # already back in play
     with pytest.raises(NotFound):
         await engine.frames("nobody")
+
+
+# Arguments that call each method (the ids need only be well formed: nothing is sent).
+ID = "00000000-0000-4000-8000-000000000001"
+ARGUMENTS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
+    "health": ((), {}),
+    "ready": ((), {}),
+    "metrics": ((), {}),
+    "agents": ((), {}),
+    "put_agent": (("a",), {"identity": {"name": "A"}}),
+    "get_agent": (("a",), {}),
+    "delete_agent": (("a",), {}),
+    "put_working_memory": (("a", {"current_task": "t"}), {}),
+    "frames": (("a",), {}),
+    "put_frame": (("a", "f", {"description": "d"}), {}),
+    "delete_frame": (("a", "f"), {}),
+    "remember": (("a", "fact"), {"content": "c"}),
+    "memories": (("a",), {"kind": "fact"}),
+    "remember_batch": (("a", [{"kind": "fact", "content": "c"}]), {}),
+    "search": (("a", "q"), {}),
+    "get_memory": ((ID,), {}),
+    "update_memory": ((ID, {"action": "confirm"}), {}),
+    "delete_memory": ((ID,), {}),
+    "memory_history": ((ID,), {}),
+    "restore": ((ID,), {}),
+    "append": (("a", "s", [{"role": "user", "content": "c"}]), {}),
+    "messages": (("a", "s"), {}),
+    "get_session": (("a", "s"), {}),
+    "delete_session": (("a", "s"), {}),
+    "sessions": (("a",), {}),
+    "open_effort": (("a", "s", "t"), {}),
+    "efforts": (("a", "s"), {}),
+    "search_efforts": (("a", "s", "q"), {}),
+    "get_effort": (("a", "s", "e_1"), {}),
+    "conclude_effort": (("a", "s", "e_1"), {}),
+    "expand_effort": (("a", "s", "e_1"), {}),
+    "build": (("a", "input"), {}),
+    "refresh": ((ID, "input"), {}),
+    "expand": ((ID,), {}),
+    "builds": (("a",), {}),
+    "get_context": ((ID,), {}),
+    "feedback": ((ID,), {"reply": "r"}),
+    "tools": (("a",), {}),
+    "call_tool": (("a", "search_memory", {"query": "q"}), {}),
+    "run_retention": (("a",), {}),
+    "retention_changes": (("a",), {}),
+    "retention_limits": (("a",), {}),
+    "put_retention_limits": (("a",), {"max_active_memories": 1}),
+}
+
+
+def _route(call: Call[object]) -> tuple[str, str]:
+    """The operation of METHODS whose path template the call's path fits."""
+    for (method, template), _ in METHODS.items():
+        pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
+        if method == call.method and re.match(pattern, call.path):
+            return method, template
+    raise AssertionError(f"{call.method} {call.path} is no operation of the document")
+
+
+class SyncRecorder(ContextEngine):
+    """The sync client, its calls kept instead of sent."""
+
+    sent: list[Call[object]]
+
+    def send(self, call: Call[T]) -> T:
+        self.sent.append(call)
+        return None  # type: ignore[return-value]
+
+
+class AsyncRecorder(AsyncContextEngine):
+    """The async client, its calls kept instead of sent."""
+
+    sent: list[Call[object]]
+
+    async def send(self, call: Call[T]) -> T:
+        self.sent.append(call)
+        return None  # type: ignore[return-value]
+
+
+async def test_each_method_calls_its_own_route_in_both_clients() -> None:
+    assert set(ARGUMENTS) == set(METHODS.values())
+    sync, asynchronous = SyncRecorder("http://service"), AsyncRecorder("http://service")
+    for operation, name in METHODS.items():
+        args, kwargs = ARGUMENTS[name]
+        sync.sent, asynchronous.sent = [], []
+        getattr(sync, name)(*args, **kwargs)
+        await getattr(asynchronous, name)(*args, **kwargs)
+        assert [_route(call) for call in sync.sent] == [operation], name
+        assert [(c.method, c.path) for c in asynchronous.sent] == [
+            (c.method, c.path) for c in sync.sent
+        ], name
+    sync.close()
+    await asynchronous.aclose()
