@@ -41,6 +41,7 @@ async def test_lists_the_latest_builds_newest_first(
         "/context", params={"agent_id": "newton", "limit": 1}, headers=tenancy.headers
     )
     assert [item["context_id"] for item in one.json()["items"]] == [newer]
+    assert one.json()["next_cursor"]  # a second build waits on the next page
     assert response.json()["next_cursor"] is None  # everything fit in the first page
 
 

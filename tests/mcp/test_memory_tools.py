@@ -49,7 +49,9 @@ async def test_update_memory_takes_a_lifecycle_action_or_says_which_it_takes(
         )
     assert invalid["state"] == "inactive"
     assert "409" in again
-    assert "action" in unknown
+    # The SDK checks the action against the schema: it names the one given and those taken.
+    assert "'explode'" in unknown
+    assert "'invalidate'" in unknown
 
 
 async def test_delete_memory_erases_it(
@@ -105,6 +107,7 @@ async def test_append_messages_then_build_with_the_session(
     assert (more["messages"], more["messages_in_session"]) == ([{"seq": 2, "role": "user"}], 3)
     assert built["messages"][:2] == turns
     assert "messages" in empty
+    assert "at least 1 item" in empty
 
 
 async def test_search_memory_stores_no_build(
