@@ -67,7 +67,8 @@ def meaning_floor(ranked: Sequence[Scored], gate: Gate) -> tuple[float, float]:
     return best, max(gate.min_similarity, best * gate.similarity_share)
 
 
-def bar(ranked: Sequence[Scored], gate: Gate) -> GateBar:
+def gate_bar(ranked: Sequence[Scored], gate: Gate) -> GateBar:
+    """The gate's bar over `ranked`, rounded for the manifest."""
     best, floor = meaning_floor(ranked, gate)
     return GateBar(round(best, 4), round(floor, 4), gate.min_word_share)
 

@@ -28,7 +28,7 @@ from app.context.constraints import ScoredCensor, choose_censors
 from app.context.engine import ContextEngine
 from app.context.fill import DEFAULT_RULES, Rules, fill
 from app.context.frames import effective_frames
-from app.context.gate import bar as gate_bar
+from app.context.gate import gate_bar
 from app.context.manifest import Assembly, Built, account, manifest
 from app.context.periods import Period, mentioned_period
 from app.context.ranking import rank

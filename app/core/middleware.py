@@ -27,14 +27,15 @@ class RequestContextMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope["headers"])
-        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64] or uuid.uuid4().hex
-        # The id as logged, in the headers too: what reads them rather than the logging context
-        # (MCP's tools) logs under the same one.
-        scope["headers"] = [
-            *((name, value) for name, value in scope["headers"] if name != b"x-request-id"),
-            (b"x-request-id", request_id.encode("latin-1")),
-        ]
+        sent = dict(scope["headers"]).get(b"x-request-id", b"")
+        request_id = sent.decode("latin-1")[:64] or uuid.uuid4().hex
+        if len(sent) > 64 or not sent:
+            # The id as logged, in the headers too: what reads them rather than the logging
+            # context (MCP's tools) logs under the same one.
+            scope["headers"] = [
+                *((name, value) for name, value in scope["headers"] if name != b"x-request-id"),
+                (b"x-request-id", request_id.encode("latin-1")),
+            ]
         structlog.contextvars.bind_contextvars(request_id=request_id)
         status = 500
         started = time.perf_counter()

@@ -41,27 +41,35 @@ def _said(exc: ApiError) -> str:
 
 
 @contextlib.asynccontextmanager
-async def service(connect: Connect, ctx: McpContext) -> AsyncIterator[ServiceApi]:
-    """The caller's API for a tool; a problem it answers, or a service out of reach, becomes
-    the tool's error message."""
+async def _answered(
+    connect: Connect,
+    ctx: McpContext,
+    refused: Callable[[ApiError], Exception],
+    unreachable: type[Exception],
+) -> AsyncIterator[ServiceApi]:
+    """The caller's API; a problem it answers becomes `refused(problem)`, a service out of reach
+    `unreachable`."""
     try:
         async with connect(ctx) as api:
             yield api
     except ApiError as exc:
-        raise ToolError(_said(exc)) from exc
+        raise refused(exc) from exc
     except httpx.TransportError as exc:
-        raise ToolError(f"The service cannot be reached: {exc!r}") from exc
+        raise unreachable(f"The service cannot be reached: {exc!r}") from exc
 
 
-@contextlib.asynccontextmanager
-async def resource_service(connect: Connect, ctx: McpContext) -> AsyncIterator[ServiceApi]:
+def service(connect: Connect, ctx: McpContext) -> AbstractAsyncContextManager[ServiceApi]:
+    """The caller's API for a tool: a problem, or a service out of reach, is the tool's error
+    message."""
+    return _answered(connect, ctx, lambda exc: ToolError(_said(exc)), ToolError)
+
+
+def resource_service(connect: Connect, ctx: McpContext) -> AbstractAsyncContextManager[ServiceApi]:
     """The caller's API for a resource: what is not found is the protocol's not-found error,
     any other problem a resource error with the API's message (not a crash and its traceback)."""
-    try:
-        async with connect(ctx) as api:
-            yield api
-    except ApiError as exc:
+
+    def refused(exc: ApiError) -> Exception:
         error = ResourceNotFoundError if exc.status in (404, 410) else ResourceError
-        raise error(_said(exc)) from exc
-    except httpx.TransportError as exc:
-        raise ResourceError(f"The service cannot be reached: {exc!r}") from exc
+        return error(_said(exc))
+
+    return _answered(connect, ctx, refused, ResourceError)

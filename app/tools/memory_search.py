@@ -11,8 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.service import get_agent
 from app.context.engine import ContextEngine
+from app.context.parts import score_parts
 from app.context.search import SearchRepository
 from app.context.types import FLEXIBLE_KINDS, Admission, FlexibleKind, Scored
+from app.core.errors import InvalidInput
 from app.tenants.models import Tenant
 from app.tools.search_query import understand
 from app.tools.search_sources import found_memories
@@ -48,7 +50,7 @@ class MemorySearchResponse(BaseModel):
     memories: list[FoundMemory]
 
 
-def _found(scored: Scored, reason: Admission) -> FoundMemory:
+def _found(scored: Scored, reason: Admission, parts: dict[str, float]) -> FoundMemory:
     candidate = scored.candidate
     return FoundMemory(
         memory_id=candidate.memory_id,
@@ -57,7 +59,7 @@ def _found(scored: Scored, reason: Admission) -> FoundMemory:
         occurred_at=candidate.occurred_at,
         score=round(scored.score, 6),
         reason=reason,
-        components={name: round(value, 4) for name, value in scored.components.items()},
+        components=parts,
         summary=candidate.summary,
         excerpt=candidate.excerpt,
     )
@@ -72,7 +74,10 @@ async def search_memories(
     kinds: Sequence[FlexibleKind],
     limit: int,
 ) -> MemorySearchResponse:
-    """The agent's memories (of `kinds`, all when none) that `text` finds, at most `limit`."""
+    """The agent's memories (of `kinds`, all when none) that `text` finds, at most `limit`;
+    422 for a text of spaces alone."""
+    if not text.strip():
+        raise InvalidInput("q must hold a word to search for, not only spaces", loc=["query", "q"])
     agent = await get_agent(session, tenant, agent_name)
     search = SearchRepository(session, engine.corpus)
     query = await understand(
@@ -82,5 +87,10 @@ async def search_memories(
     return MemorySearchResponse(
         query=text,
         by_meaning=query.vector is not None,
-        memories=[_found(scored, reason) for scored, reason in found],
+        memories=[
+            _found(scored, reason, parts)
+            for (scored, reason), parts in zip(
+                found, score_parts([scored for scored, _ in found]), strict=True
+            )
+        ],
     )

@@ -9,7 +9,6 @@ from app.context.dependencies import Engine
 from app.context.types import FlexibleKind
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
-from app.core.errors import InvalidInput
 from app.core.fields import QUERY_TEXT_PATTERN
 from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
@@ -85,6 +84,4 @@ async def search_agent_memories(
 ) -> MemorySearchResponse:
     """The agent's memories that `q` finds by meaning and by words, best first, ranked and
     gated as a build ranks and gates them, with their scores (nothing is stored)."""
-    if not q.strip():
-        raise InvalidInput("q must hold a word to search for, not only spaces", loc=["query", "q"])
     return await search_memories(session, engine, tenant, agent_id, q, kind, limit)
