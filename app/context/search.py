@@ -68,7 +68,10 @@ class SearchRepository:
         frequencies = await self._word_frequencies(spec)
         stems = frozenset(frequencies)
         terms = [
-            (word, math.log((spec.corpus_size - df + 0.5) / (df + 0.5) + 1))
+            # The size is counted once a minute, a word in every build: memories written since
+            # may hold the word more often than the size says, so it is at least `df` (else the
+            # weight goes negative and a new memory's words count against it).
+            (word, math.log((max(spec.corpus_size, df) - df + 0.5) / (df + 0.5) + 1))
             for word, df in frequencies.items()
             # A word in more than `common_word_memories` memories tells them apart no better
             # than a stop word: it is left out, which keeps the join short on big agents.

@@ -209,3 +209,18 @@ async def test_the_turns_around_the_strongest_episode_hits_come_along(
     assert set(by_id) == set(ids[2:5])  # the nearest turn by meaning and one on each side
     assert str(max(found, key=lambda c: c.semantic or 0.0).memory_id) == ids[3]
     assert all(str(by_id[i].neighbour_of) == ids[3] and by_id[i].semantic for i in (ids[2], ids[4]))
+
+
+async def test_a_memory_written_after_a_build_is_found_by_its_words_at_once(
+    client: httpx.AsyncClient, tenancy: Tenancy
+) -> None:
+    """The agent's size is counted once a minute: a build keeps "no memories" for the next, and a
+    memory written between them is found by its words all the same (no worker ran: no vector)."""
+    await put_agent(client, tenancy)
+    body = {"agent_id": "newton", "input": "When is the deploy window?", "budget": 1000}
+    first = await client.post("/context/build", json=body, headers=tenancy.headers)
+    assert first.status_code == 200, first.text
+    await write(client, tenancy, fact("The deploy window is Tuesday 09:00 UTC."))
+    second = await client.post("/context/build", json=body, headers=tenancy.headers)
+    assert second.status_code == 200, second.text
+    assert "The deploy window is Tuesday 09:00 UTC." in second.json()["context"]
