@@ -15,8 +15,12 @@ from app.core.job_models import Handler
 from app.core.migrations import stored_dimensions, upgrade
 from app.core.worker import Worker
 from app.efforts.tasks import SummarizeEfforts
-from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model
-from app.memories.tasks import EmbedMemories, SummarizeMemory
+from app.memories.maintenance import (
+    EmbeddingModelChanged,
+    check_embedding_model,
+    queue_rescoring,
+)
+from app.memories.tasks import EmbedMemories, RescoreMemories, SummarizeMemory
 from app.providers.container import Providers, build_providers
 from app.retention.tasks import RunRetention, schedule
 from app.sessions.tasks import SummarizeSpans
@@ -68,9 +72,11 @@ async def prepare_schema(
     *,
     reembed_on_model_change: bool = False,
     max_attempts: int = 8,
+    rescore_model: str | None = None,
 ) -> None:
     """Migrate to the newest schema and check that stored vectors match the embedder: its
-    dimension, and its model (or, if allowed, queue every memory for re-embedding)."""
+    dimension, and its model (or, if allowed, queue every memory for re-embedding); queue the
+    memories the rescoring model has not embedded."""
     await upgrade(database.engine, dimensions)
     # Connections opened before the extension existed lack the binary vector codec.
     await database.engine.dispose()
@@ -94,6 +100,10 @@ async def prepare_schema(
         raise StartupError(str(exc)) from exc
     if queued:
         log.warning("embeddings.model_changed", model=model, memories_to_reembed=queued)
+    async with database.sessionmaker.begin() as session:
+        rescoring = await queue_rescoring(session, rescore_model, max_attempts)
+    if rescoring:
+        log.info("embeddings.rescoring_queued", model=rescore_model, memories=rescoring)
 
 
 @contextlib.asynccontextmanager
@@ -130,6 +140,8 @@ def build_handlers(providers: Providers, settings: Settings) -> list[Handler]:
     ]
     if providers.llm is not None:
         handlers.append(SummarizeMemory(providers.llm, providers.tokens))
+    if providers.rescorer is not None:
+        handlers.append(RescoreMemories(providers.rescorer, settings.embeddings.batch_size))
     return handlers
 
 
@@ -164,6 +176,7 @@ async def start_runtime(
             providers.embedder.dimensions,
             reembed_on_model_change=settings.embeddings.reembed_on_model_change,
             max_attempts=settings.worker.max_attempts,
+            rescore_model=settings.embeddings.rescore_model,
         )
         worker = Worker(database.sessionmaker, build_handlers(providers, settings), settings.worker)
         runtime = Runtime(settings, database, providers, worker)

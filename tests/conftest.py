@@ -104,7 +104,7 @@ def runtime(
 
 
 @contextlib.asynccontextmanager
-async def _client_of(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+async def client_of(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
     """An HTTP client of the app over `runtime`, in process."""
     app = create_app(runtime.settings)
     attach_runtime(app, runtime)
@@ -115,7 +115,7 @@ async def _client_of(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
 
 @pytest.fixture
 async def client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
-    async with _client_of(runtime) as client:
+    async with client_of(runtime) as client:
         yield client
 
 
@@ -172,7 +172,7 @@ def committed_runtime(settings: Settings, database: Database, providers: Provide
 
 @pytest.fixture
 async def committed_client(committed_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
-    async with _client_of(committed_runtime) as client:
+    async with client_of(committed_runtime) as client:
         yield client
 
 

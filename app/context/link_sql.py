@@ -55,7 +55,7 @@ def linked(spec: SearchSpec) -> TextualSelect:
     sql = _LINKED.format(filters=filters(spec), columns=COLUMNS, per_hit=ANCHORS_READ)
     return (
         text(sql)
-        .columns(embedding=VectorType())
+        .columns(embedding=VectorType(), rescore_embedding=VectorType())
         .bindparams(
             bindparam("known", type_=ARRAY(Uuid())),
             bindparam("seeds", type_=ARRAY(Uuid())),

@@ -83,23 +83,25 @@ async def spread(
     known: Sequence[uuid.UUID],
     vector: Vector | None,
     settings: LinkSettings,
+    rescore: Vector | None = None,
 ) -> list[tuple[uuid.UUID, Link, Candidate | None]]:
     """The ties of `start` (one hop, then a second from the memories it tied in), each memory
     with its link and, when not among the `known` candidates, as a new candidate."""
-    found = await search.linked(spec, start, known, vector, settings)
+    found = await search.linked(spec, start, known, vector, settings, rescore)
     if second := next_hop(found, settings):
         more = [*known, *(memory_id for memory_id, _link, new in found if new is not None)]
-        found += await search.linked(spec, second, more, vector, settings)
+        found += await search.linked(spec, second, more, vector, settings, rescore)
     return found
 
 
 @dataclass(frozen=True)
 class Inputs:
-    """What the spreading needs of a build: its search, the input's anchors and vector."""
+    """What the spreading needs of a build: its search, the input's anchors and vectors."""
 
     spec: SearchSpec
     anchors: list[str]
     vector: Vector | None
+    rescore: Vector | None = None
 
 
 async def with_ties(
@@ -113,7 +115,9 @@ async def with_ties(
     the memories they tie in; as they were when nothing is tied."""
     start = seeds(ranked, Rules.of(settings).gate, build.anchors, settings.links)
     known = [scored.candidate.memory_id for scored in ranked]
-    found = await spread(search, build.spec, start, known, build.vector, settings.links)
+    found = await spread(
+        search, build.spec, start, known, build.vector, settings.links, build.rescore
+    )
     if not found:
         return ranked
     return rank(attach([scored.candidate for scored in ranked], found))

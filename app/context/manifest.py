@@ -243,6 +243,7 @@ def manifest(
             "input_embedding": {
                 "embedded": built.embedding.vector is not None,
                 "reason": built.embedding.reason,
+                "rescored": built.embedding.rescore is not None,
             },
             "messages": chat_messages(built.history) if built.history else None,
             "history": history_read(

@@ -250,6 +250,12 @@ class InputEmbeddingRead(BaseModel):
         description="Why not: the embeddings provider is down, gave no answer within "
         "CE_CONTEXT__EMBEDDING_DEADLINE_SECONDS, or failed.",
     )
+    rescored: bool = Field(
+        default=False,
+        description="Whether the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL) judged the "
+        "candidates' similarity: false when none is set, or its vector of the input was not "
+        "ready within the deadline.",
+    )
 
 
 class PremiseRead(BaseModel):

@@ -111,18 +111,23 @@ class SearchRepository:
         return frequencies
 
     async def finish(
-        self, spec: SearchSpec, words: WordHits, vector: Vector | None, neighbours: Neighbours
+        self,
+        spec: SearchSpec,
+        words: WordHits,
+        vector: Vector | None,
+        neighbours: Neighbours,
+        rescore: Vector | None = None,
     ) -> list[Candidate]:
         """The nearest memories by meaning, those of the period the input names and the
         episodes around the strongest episode hits, merged with the word matches; each with its
-        similarity to the input. One statement: each round trip costs a build about a
-        millisecond."""
+        similarity to the input (by the rescoring model, given its vector of the input). One
+        statement: each round trip costs a build about a millisecond."""
         found = _Merged(list(words.memories), list(words.lexical), list(words.excerpts))
-        statement = meaning_and_neighbours(spec, neighbours, words, vector)
+        statement = meaning_and_neighbours(spec, neighbours, words, vector, rescore)
         if statement is not None:
             rows = await self.session.execute(*statement)
             found.merge([(hit, parent, tuple(memory)) for hit, parent, *memory in rows])
-        return _candidates(found, vector)
+        return _candidates(found, vector, rescore)
 
     async def linked(
         self,
@@ -131,6 +136,7 @@ class SearchRepository:
         known: Sequence[uuid.UUID],
         vector: Vector | None,
         settings: LinkSettings,
+        rescore: Vector | None = None,
     ) -> list[tuple[uuid.UUID, Link, Candidate | None]]:
         """The memories tied to the seeds by an anchor (`link_sql.py`), strongest first, each
         with its link and, when not among the `known` candidates, as a new candidate."""
@@ -151,7 +157,7 @@ class SearchRepository:
         self.stats.remember_common_anchors(spec.agent_id, rows[0][0] or ())
         tied = [row[1:] for row in rows if row[1] is not None]
         fresh = [tuple(row[4:]) for row in tied if row[4] is not None]
-        made = iter(_candidates(_Merged(fresh, [0.0] * len(fresh), []), vector))
+        made = iter(_candidates(_Merged(fresh, [0.0] * len(fresh), []), vector, rescore))
         return [
             (row[0], Link(float(row[1]), row[2], row[3]), next(made) if row[4] else None)
             for row in tied
@@ -196,11 +202,16 @@ class _Merged:
 
 
 def _similarities(embeddings: Sequence[Vector | None], vector: Vector | None) -> list[float | None]:
-    """Cosine similarity of each embedding to the input's vector (None where either is missing);
-    both embedders return L2-normalised vectors, so it is their dot product."""
-    present = [(i, e) for i, e in enumerate(embeddings) if e is not None]
+    """Cosine similarity of each embedding to the input's vector (None where either is missing,
+    or of another size: a vector of a model no longer set); the embedders return L2-normalised
+    vectors, so it is their dot product."""
     found: list[float | None] = [None] * len(embeddings)
-    if vector is None or not present:
+    if vector is None:
+        return found
+    present = [
+        (i, e) for i, e in enumerate(embeddings) if e is not None and e.shape == vector.shape
+    ]
+    if not present:
         return found
     cosines = np.stack([e for _i, e in present]) @ vector
     for (i, _e), cosine in zip(present, cosines.tolist(), strict=True):
@@ -208,14 +219,21 @@ def _similarities(embeddings: Sequence[Vector | None], vector: Vector | None) ->
     return found
 
 
-def _candidates(found: _Merged, vector: Vector | None) -> list[Candidate]:
-    """Candidates from the rows found, with what each query added."""
-    embeddings: list[Vector | None] = [memory[-1] for memory in found.memories]  # float32
+def _candidates(
+    found: _Merged, vector: Vector | None, rescore: Vector | None = None
+) -> list[Candidate]:
+    """Candidates from the rows found, with what each query added. Their similarity is the
+    rescoring model's where both it and the memory have its vector (a memory written moments
+    ago may not yet), the search model's otherwise."""
+    embeddings: list[Vector | None] = [memory[-2] for memory in found.memories]  # float32
     semantic = _similarities(embeddings, vector)
+    if rescore is not None:
+        stronger = _similarities([memory[-1] for memory in found.memories], rescore)
+        semantic = [s if s is not None else w for s, w in zip(stronger, semantic, strict=True)]
     candidates = []
     for i, memory in enumerate(found.memories):
-        (memory_id, kind, micro, summary, occurred_at, seq, confidence, outcome, usage,
-         state, title, effectiveness, rank_factor, anchors, _embedding) = memory  # fmt: skip
+        (memory_id, kind, micro, summary, occurred_at, seq, confidence, outcome, usage, state,
+         title, effectiveness, rank_factor, anchors, _embedding, _rescore) = memory  # fmt: skip
         candidates.append(
             Candidate(
                 memory_id=memory_id,

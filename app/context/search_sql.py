@@ -33,7 +33,7 @@ COLUMNS = (
     "m.state, "
     "CASE WHEN m.kind = 'procedure' THEN m.fields->>'name' END AS title, "
     "(m.fields->>'effectiveness')::float AS effectiveness, m.rank_factor, "
-    f"m.anchors[1:{ANCHORS_READ}] AS anchors, m.embedding"
+    f"m.anchors[1:{ANCHORS_READ}] AS anchors, m.embedding, m.rescore_embedding"
 )
 _SEARCHABLE = " AND ".join(
     f"NOT (m.kind = '{kind}' AND m.state IN ({', '.join(repr(s) for s in states)}))"
@@ -161,7 +161,7 @@ def word_matches(spec: SearchSpec) -> TextualSelect:
         f"SELECT txt.lexical, {EXCERPT} AS excerpt, {COLUMNS} "
         "FROM txt JOIN memory m ON m.id = txt.id"
     )
-    return text(sql).columns(embedding=VectorType())
+    return text(sql).columns(embedding=VectorType(), rescore_embedding=VectorType())
 
 
 # The episodes next to one strong hit `s`, before and after it on the agent's timeline, while
@@ -183,8 +183,9 @@ _ENDED = (
 )
 
 
-def _hits(spec: SearchSpec, vector: Vector | None) -> list[str]:
-    """The CTEs of what is found besides the words: the nearest by meaning, the period's."""
+def _hits(spec: SearchSpec, vector: Vector | None, rescore: Vector | None) -> list[str]:
+    """The CTEs of what is found besides the words: the nearest by meaning (by the rescoring
+    model's vectors too, on an agent small enough for an exact scan), the period's."""
     ctes, sources = [], []
     if vector is not None:
         order = "(m.embedding <=> :q) + 0" if spec.exact else "m.embedding <=> :q"
@@ -193,6 +194,13 @@ def _hits(spec: SearchSpec, vector: Vector | None) -> list[str]:
             f"AND m.embedding IS NOT NULL ORDER BY {order} LIMIT :vector_limit)"
         )
         sources.append("SELECT id FROM vec")
+    if rescore is not None and spec.exact:
+        ctes.append(
+            f"rescored AS (SELECT m.id FROM memory m WHERE {filters(spec)} "
+            "AND vector_dims(m.rescore_embedding) = :r_dimensions "
+            "ORDER BY m.rescore_embedding <=> :r LIMIT :vector_limit)"
+        )
+        sources.append("SELECT id FROM rescored")
     if spec.period is not None:
         # What happened in the period the input names, closest in meaning first.
         order = "m.embedding <=> :q" if vector is not None else "m.occurred_at"
@@ -220,7 +228,11 @@ def _strong_episodes(vector: Vector | None) -> str:
 
 
 def meaning_and_neighbours(
-    spec: SearchSpec, neighbours: Neighbours, words: WordHits, vector: Vector | None
+    spec: SearchSpec,
+    neighbours: Neighbours,
+    words: WordHits,
+    vector: Vector | None,
+    rescore: Vector | None = None,
 ) -> tuple[TextualSelect, dict[str, object]] | None:
     """The statement that finishes a search, in one round trip: rows of (id, neighbour of,
     `COLUMNS`), the columns empty for a memory the words found already. None when it has
@@ -233,7 +245,8 @@ def meaning_and_neighbours(
     around = neighbours.hits > 0 and neighbours.window > 0 and not spec.metadata
     if vector is None and spec.period is None and not (around and episodes):
         return None
-    ctes = _hits(spec, vector)
+    rescore = rescore if vector is not None else None
+    ctes = _hits(spec, vector, rescore)
     found = ["SELECT hits.id AS hit, NULL::uuid AS parent FROM hits"]
     if around:
         ctes.append(_strong_episodes(vector))
@@ -248,7 +261,7 @@ def meaning_and_neighbours(
         "LEFT JOIN memory m ON m.id = found.hit AND m.id <> ALL(:known) "
         "AND (found.parent IS NULL OR found.hit NOT IN (SELECT id FROM hits))"
     )
-    statement = text(sql).columns(embedding=VectorType())
+    statement = text(sql).columns(embedding=VectorType(), rescore_embedding=VectorType())
     statement = statement.bindparams(bindparam("known", type_=ARRAY(Uuid())))
     bound = params(spec) | {
         "known": [memory[0] for memory in words.memories],
@@ -258,6 +271,9 @@ def meaning_and_neighbours(
     if vector is not None:
         statement = statement.bindparams(bindparam("q", type_=VectorType()))
         bound["q"] = vector
+    if rescore is not None and spec.exact:
+        statement = statement.bindparams(bindparam("r", type_=VectorType()))
+        bound |= {"r": rescore, "r_dimensions": len(rescore)}
     if spec.period is not None:
         bound.update({"from": spec.period.start, "to": spec.period.end})
     if around:

@@ -172,7 +172,9 @@ class Excluded:
 
 @dataclass(frozen=True)
 class InputEmbedding:
-    """The input's vector, or why there is none (memories are then found by words alone)."""
+    """The input's vector, or why there is none (memories are then found by words alone); and
+    the rescoring model's vector, where one is set and it came in time."""
 
     vector: Vector | None
     reason: str | None = None
+    rescore: Vector | None = None

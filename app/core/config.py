@@ -50,9 +50,20 @@ class EmbeddingSettings(BaseModel):
     # Where `python -m app prepare-model` puts the models it converts (all-mpnet-base-v2);
     # unset: the environment's share/context-engine/models.
     models_dir: Path | None = None
+    # A second, stronger local model (all-mpnet-base-v2): the worker gives every memory its
+    # vector too, after the first, and a build rescores the candidates the first model and the
+    # words found by it (app/context/search.py). Unset: one model does both.
+    rescore_model: str | None = None
 
     @model_validator(mode="after")
     def _local_model_dimensions(self) -> "EmbeddingSettings":
+        if self.rescore_model is not None:
+            local_model(self.rescore_model)  # a local model, or the error naming the choices
+            if self.rescore_model == self.model:
+                raise ValueError(
+                    f"CE_EMBEDDINGS__RESCORE_MODEL is the search model {self.model!r} already; "
+                    "unset it, or name a stronger local model such as all-mpnet-base-v2"
+                )
         if self.provider != "local":
             return self
         model = local_model(self.model)

@@ -5,7 +5,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args, runtime_checkable
 
 from sqlalchemy import (
     BigInteger,
@@ -25,19 +25,19 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
 
-# A memory's: its vector, its LLM summary. A session's: its span summaries, its messages'
-# vectors, its concluded efforts' summaries. An agent's: its retention run (`app.retention`).
+# A memory's: its vector, its rescoring model's vector, its LLM summary. A session's: its span
+# summaries, its messages' vectors, its concluded efforts' summaries. An agent's: its retention
+# run (`app.retention`).
 Task = Literal[
-    "embed", "summarize", "summarize_spans", "embed_messages", "effort_summaries", "retention"
-]
-TASKS: tuple[Task, ...] = (
     "embed",
+    "rescore",
     "summarize",
     "summarize_spans",
     "embed_messages",
     "effort_summaries",
     "retention",
-)
+]
+TASKS: tuple[Task, ...] = get_args(Task)
 NOTIFY_CHANNEL = "ce_jobs"
 
 
@@ -122,6 +122,14 @@ class ProviderGate(Protocol):
     def ready(self) -> bool: ...
 
     def take_recovery(self) -> bool: ...
+
+
+@runtime_checkable
+class Yielding(Protocol):
+    """A handler whose task waits for another: a pass of the worker that took a whole batch of
+    `yields_to` claims none of it."""
+
+    yields_to: str
 
 
 class Handler(Protocol):

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.core import processes
 from app.core.config import WorkerSettings
 from app.core.db import database_unavailable
-from app.core.job_models import ClaimedJob, Handler
+from app.core.job_models import ClaimedJob, Handler, Yielding
 from app.core.jobs import JobRepository
 from app.core.metrics import JOB_DURATION, JOB_OUTCOMES, JOBS_PROCESSED
 from app.core.notify import listen_for_jobs
@@ -56,9 +56,12 @@ class Worker:
         Claims are as large as the handler's batch, so nothing claimed waits behind other work.
         """
         taken = 0
+        full: set[str] = set()  # the tasks of which this pass took a whole batch
         for task, handler in self.handlers.items():
             if tasks is not None and task not in tasks:
                 continue
+            if isinstance(handler, Yielding) and handler.yields_to in full:
+                continue  # more of the task it yields to is likely waiting: that first
             if not await self._provider_ready(task, handler):
                 continue
             # After a pause, the provider is tried with the oldest jobs, whatever their backoff.
@@ -72,6 +75,8 @@ class Worker:
                     timedelta(seconds=self.settings.lease_seconds),
                     include_backing_off=trial,
                 )
+            if len(jobs) == min(handler.batch_size, self.settings.batch_size):
+                full.add(task)
             if jobs:
                 self._held[claim] = [job.job_id for job in jobs]
                 try:

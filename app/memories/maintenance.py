@@ -5,6 +5,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
@@ -73,6 +74,20 @@ async def check_embedding_model(
     if not reembed:
         raise EmbeddingModelChanged(space.model, model)
     return await reembed_all(session, model, dimensions, max_attempts)
+
+
+async def queue_rescoring(session: AsyncSession, model: str | None, max_attempts: int) -> int:
+    """At start: drop the rescoring vectors of any model but the configured one, and queue the
+    memories without one (written before it was set, or while it was another); how many."""
+    # Two processes starting at once: the second finds the first's jobs waiting.
+    await session.execute(text("SELECT pg_advisory_xact_lock(hashtext('ce_queue_rescoring'))"))
+    memories = MemoryRepository(session)
+    await memories.drop_rescore_vectors(model)
+    if model is None:
+        return 0
+    missing = await memories.without_rescore_vector()
+    await JobRepository(session).enqueue(missing, "rescore", max_attempts=max_attempts)
+    return len(missing)
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,9 @@ class Memory(Base):
     embedding: Mapped[Embedding | None] = mapped_column(VectorType())
     embedding_model: Mapped[str | None] = mapped_column(String(200))
     embedded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The rescoring model's vector (CE_EMBEDDINGS__RESCORE_MODEL), computed after `embedding`.
+    rescore_embedding: Mapped[Embedding | None] = mapped_column(VectorType())
+    rescore_model: Mapped[str | None] = mapped_column(String(200))
     # Its names and rare terms, lower case (`app.providers.anchors`): what ties it to others.
     anchors: Mapped[list[str]] = mapped_column(
         ARRAY(Text), default=list, server_default=text("'{}'::text[]")

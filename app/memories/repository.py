@@ -10,6 +10,7 @@ from sqlalchemy import Table, bindparam, delete, func, select, text, tuple_, upd
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
+from app.core.job_models import Job
 from app.core.time import utcnow
 from app.core.vector import VectorType
 from app.memories.models import EmbeddingSpace, Memory
@@ -141,6 +142,20 @@ class MemoryRepository:
     ) -> None:
         """Store (memory id, embedded text, vector) in one executemany; a memory whose text
         changed since is skipped, as its newer job brings the right vector."""
+        await self._set_vectors(embedded, "embedding", embedding_model=model, embedded_at=utcnow())
+
+    async def set_rescore_embeddings(
+        self, embedded: Sequence[tuple[uuid.UUID, str, list[float]]], model: str
+    ) -> None:
+        """Store (memory id, embedded text, vector) of the rescoring model, as `set_embeddings`."""
+        await self._set_vectors(embedded, "rescore_embedding", rescore_model=model)
+
+    async def _set_vectors(
+        self,
+        embedded: Sequence[tuple[uuid.UUID, str, list[float]]],
+        column: str,
+        **values: object,
+    ) -> None:
         if not embedded:
             return
         table = Memory.__table__
@@ -148,11 +163,7 @@ class MemoryRepository:
         statement = (
             update(table)
             .where(table.c.id == bindparam("b_id"), table.c.full_text == bindparam("b_text"))
-            .values(
-                embedding=bindparam("b_vector", type_=VectorType()),
-                embedding_model=model,
-                embedded_at=utcnow(),
-            )
+            .values({column: bindparam("b_vector", type_=VectorType()), **values})
         )
         await self.session.execute(
             statement,
@@ -160,6 +171,33 @@ class MemoryRepository:
                 {"b_id": memory_id, "b_text": text_, "b_vector": vector}
                 for memory_id, text_, vector in embedded
             ],
+        )
+
+    async def drop_rescore_vectors(self, keep_model: str | None) -> None:
+        """Drop the rescoring vectors of every model but `keep_model`."""
+        await self.session.execute(
+            update(Memory)
+            .where(Memory.rescore_model.is_distinct_from(keep_model))
+            .values(rescore_embedding=None, rescore_model=None)
+        )
+
+    async def without_rescore_vector(self) -> list[uuid.UUID]:
+        """The memories with no rescoring vector and no rescore job waiting, oldest first."""
+        waiting = (
+            select(Job.id)
+            .where(
+                Job.memory_id == Memory.id,
+                Job.task == "rescore",
+                Job.state.in_(("queued", "running")),
+            )
+            .exists()
+        )
+        return list(
+            await self.session.scalars(
+                select(Memory.id)
+                .where(Memory.rescore_model.is_(None), ~waiting)
+                .order_by(Memory.seq)
+            )
         )
 
     async def get_by_id(self, memory_id: uuid.UUID) -> Memory | None:

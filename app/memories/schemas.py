@@ -154,7 +154,7 @@ class Representations(BaseModel):
 class JobRead(BaseModel):
     """Background work on the memory and how it went."""
 
-    task: Literal["embed", "summarize"]
+    task: Literal["embed", "rescore", "summarize"]
     state: Literal["queued", "running", "done", "failed"]
     attempts: int
     last_error: str | None
@@ -168,6 +168,11 @@ class Provenance(BaseModel):
     occurred_at: datetime
     embedding_model: str | None
     embedded_at: datetime | None
+    rescore_model: str | None = Field(
+        default=None,
+        description="The rescoring model whose vector of the memory builds rescore it with "
+        "(CE_EMBEDDINGS__RESCORE_MODEL); none until the worker has computed it.",
+    )
     jobs: list[JobRead]
 
 

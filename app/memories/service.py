@@ -65,6 +65,8 @@ async def enqueue_jobs(
     jobs = JobRepository(session)
     attempts = ctx.settings.worker.max_attempts
     await jobs.enqueue(embed, "embed", max_attempts=attempts)
+    if ctx.providers.rescorer is not None:  # a new text: both models' vectors
+        await jobs.enqueue(embed, "rescore", max_attempts=attempts)
     if ctx.providers.llm is not None:
         await jobs.enqueue(summarize, "summarize", max_attempts=attempts)
 

@@ -95,17 +95,40 @@ class EmbedMemories:
         except ProviderRejected:
             vectors, rejected = await embed_one_by_one(self.embedder, texts)
         async with sessionmaker.begin() as session:
-            await check_model(session, self.embedder.model_name)
-            held = await JobRepository(session).complete(
-                [job for job in jobs if job.subject_id not in rejected]
-            )
+            held = await self._complete(session, [j for j in jobs if j.subject_id not in rejected])
             # Only the jobs this claim still held: another worker may have taken the others over.
             stored = {job.subject_id for job in jobs if job.job_id in held}
-            await MemoryRepository(session).set_embeddings(
+            await self._store(
+                MemoryRepository(session),
                 [(m, texts[m], vector) for m, vector in vectors.items() if m in stored],
-                self.embedder.model_name,
             )
         return {job.job_id: rejected[job.subject_id] for job in jobs if job.subject_id in rejected}
+
+    async def _complete(self, session: AsyncSession, jobs: Sequence[ClaimedJob]) -> set[int]:
+        await check_model(session, self.embedder.model_name)
+        return await JobRepository(session).complete(jobs)
+
+    async def _store(
+        self, memories: MemoryRepository, embedded: Sequence[tuple[uuid.UUID, str, list[float]]]
+    ) -> None:
+        await memories.set_embeddings(embedded, self.embedder.model_name)
+
+
+class RescoreMemories(EmbedMemories):
+    """Computes the rescoring model's vectors of a batch of memories (CE_EMBEDDINGS__
+    RESCORE_MODEL). It claims nothing while the search model's vectors wait: a memory is
+    found by meaning first, rescored after."""
+
+    task = "rescore"
+    yields_to = "embed"
+
+    async def _complete(self, session: AsyncSession, jobs: Sequence[ClaimedJob]) -> set[int]:
+        return await JobRepository(session).complete(jobs)
+
+    async def _store(
+        self, memories: MemoryRepository, embedded: Sequence[tuple[uuid.UUID, str, list[float]]]
+    ) -> None:
+        await memories.set_rescore_embeddings(embedded, self.embedder.model_name)
 
 
 class SummarizeMemory:

@@ -68,6 +68,7 @@ def to_read(
             occurred_at=memory.occurred_at,
             embedding_model=memory.embedding_model,
             embedded_at=memory.embedded_at,
+            rescore_model=memory.rescore_model,
             jobs=[
                 JobRead(
                     task=job.task,

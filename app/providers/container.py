@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from app.core.config import Settings
 from app.providers.anchors import AnchorFinder, build_anchor_finder
 from app.providers.breaker import CircuitBreaker
-from app.providers.embeddings import Embedder, GuardedEmbedder, build_embedder
+from app.providers.embeddings import Embedder, GuardedEmbedder, build_embedder, build_rescorer
 from app.providers.query_vectors import QueryVectors
 from app.providers.summarizer import ExtractiveSummarizer, GuardedSummarizer, build_llm_summarizer
 from app.providers.tokenizer import TokenCounter
@@ -13,7 +13,8 @@ from app.providers.tokenizer import TokenCounter
 
 @dataclass(frozen=True)
 class Providers:
-    """Tokenizer, summarizers, anchor finder, embedder and the recent inputs' vectors."""
+    """Tokenizer, summarizers, anchor finder, embedder and the recent inputs' vectors; the
+    rescoring model and its inputs' vectors, when one is set."""
 
     tokens: TokenCounter
     extractive: ExtractiveSummarizer
@@ -21,10 +22,14 @@ class Providers:
     embedder: GuardedEmbedder
     llm: GuardedSummarizer | None
     queries: QueryVectors
+    rescorer: GuardedEmbedder | None = None
+    rescore_queries: QueryVectors | None = None
 
     async def aclose(self) -> None:
         """Release the providers' connections."""
         await self.embedder.aclose()
+        if self.rescorer is not None:
+            await self.rescorer.aclose()
         if self.llm is not None:
             await self.llm.aclose()
 
@@ -33,10 +38,17 @@ def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> 
     """Load the tokenizer vocabularies and the models (CPU-bound: call from a thread)."""
     tokens = TokenCounter(settings.data_dir / "tiktoken", settings.tokenizer.default_encoding)
     llm = build_llm_summarizer(settings.llm, tokens)
+    # Unset, the workers are not several processes of one `serve`: the cores are all ours.
+    processes = settings.api.workers or 1
     guarded = GuardedEmbedder(
-        # Unset, the workers are not several processes of one `serve`: the cores are all ours.
-        embedder or build_embedder(settings.embeddings, settings.api.workers or 1),
+        embedder or build_embedder(settings.embeddings, processes),
         CircuitBreaker("embeddings", settings.breaker),
+    )
+    rescorer = build_rescorer(settings.embeddings, processes)
+    rescoring = (
+        None
+        if rescorer is None
+        else GuardedEmbedder(rescorer, CircuitBreaker("rescore_embeddings", settings.breaker))
     )
     return Providers(
         tokens=tokens,
@@ -45,4 +57,8 @@ def build_providers(settings: Settings, *, embedder: Embedder | None = None) -> 
         embedder=guarded,
         llm=GuardedSummarizer(llm, CircuitBreaker("llm", settings.breaker)) if llm else None,
         queries=QueryVectors(guarded, settings.embeddings.query_cache_size),
+        rescorer=rescoring,
+        rescore_queries=None
+        if rescoring is None
+        else QueryVectors(rescoring, settings.embeddings.query_cache_size),
     )

@@ -25,6 +25,7 @@ __all__ = [
     "QueryEmbedder",
     "TextKind",
     "build_embedder",
+    "build_rescorer",
     "runs",
 ]
 
@@ -157,3 +158,11 @@ def build_embedder(settings: EmbeddingSettings, processes: int = 1) -> Embedder:
         return OpenAIEmbedder(settings)
     threads = settings.threads or max(1, usable_cores() // processes)
     return LocalEmbedder(settings.model, threads, settings.models_dir)
+
+
+def build_rescorer(settings: EmbeddingSettings, processes: int = 1) -> LocalEmbedder | None:
+    """The local model that rescores a build's candidates, when one is set."""
+    if settings.rescore_model is None:
+        return None
+    threads = settings.threads or max(1, usable_cores() // processes)
+    return LocalEmbedder(settings.rescore_model, threads, settings.models_dir)

@@ -61,7 +61,7 @@ async def append_messages(
             max_attempts=settings.worker.max_attempts,
         ),
     )
-    service.prefetch_input(providers.queries, tenant, body.messages)
+    service.prefetch_input((providers.queries, providers.rescore_queries), tenant, body.messages)
     return appended
 
 

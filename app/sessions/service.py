@@ -159,12 +159,16 @@ async def append_messages(
     )
 
 
-def prefetch_input(queries: QueryVectors, tenant: Tenant, items: Sequence[MessageCreate]) -> None:
-    """Start embedding the last user message of an append: the agent's next build is likely to
-    take it as its input."""
+def prefetch_input(
+    queries: Sequence[QueryVectors | None], tenant: Tenant, items: Sequence[MessageCreate]
+) -> None:
+    """Start embedding the last user message of an append with each model (the search model's
+    and the rescoring one's): the agent's next build is likely to take it as its input."""
     last = next((item.content for item in reversed(items) if item.role == "user"), None)
     if last:
-        queries.prefetch(tenant.id, last)
+        for model in queries:
+            if model is not None:
+                model.prefetch(tenant.id, last)
 
 
 async def _find(

@@ -31,6 +31,7 @@ class SearchQuery:
     words: WordHits
     vector: Vector | None
     period: Period | None
+    rescore: Vector | None = None  # the rescoring model's vector, where one is set
 
     @property
     def terms(self) -> frozenset[str]:
@@ -67,4 +68,6 @@ async def understand(
         embedded = await embedding
     finally:
         embedding.cancel()  # a no-op once embedded
-    return SearchQuery(text, limit, session_id, now, spec, words, embedded.vector, period)
+    return SearchQuery(
+        text, limit, session_id, now, spec, words, embedded.vector, period, embedded.rescore
+    )

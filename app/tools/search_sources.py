@@ -42,7 +42,9 @@ async def found_memories(
     those the relevance gate lets in (and why), best first, at most `limit`."""
     settings = engine.settings
     search = SearchRepository(session, engine.corpus)
-    candidates = await search.finish(query.spec, query.words, query.vector, Neighbours())
+    candidates = await search.finish(
+        query.spec, query.words, query.vector, Neighbours(), query.rescore
+    )
     ranked = rank(
         candidates, _ANY_FRAME, query.now, settings.weights, settings.half_life_days, query.period
     )

@@ -73,7 +73,7 @@ async def test_a_build_finds_the_appended_message_embedded(
     built = await build(fast_stack.client, tenancy, question, session_id="chat-1")
     await fast_stack.worker.drain()  # the messages' vectors, for recall by meaning
 
-    assert built["input_embedding"] == {"embedded": True, "reason": None}
+    assert built["input_embedding"] == {"embedded": True, "reason": None, "rescored": False}
     assert embedded(fake, question) == 1
     assert embedded(fake, "Hello, how can I help?") == 1
     async with sessionmaker() as session:
@@ -124,7 +124,7 @@ async def test_an_input_whose_embedding_failed_is_embedded_by_the_next_build(
 
     retried = await build(fast_stack.client, tenancy, question)
 
-    assert retried["input_embedding"] == {"embedded": True, "reason": None}
+    assert retried["input_embedding"] == {"embedded": True, "reason": None, "rescored": False}
     assert embedded(fake, question) == 1
 
 

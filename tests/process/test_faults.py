@@ -168,7 +168,7 @@ def test_writes_and_builds_go_on_while_the_provider_hangs_refuses_and_returns(
             for memory_id in ids:
                 assert [job["state"] for job in embed_jobs(http, memory_id)] == ["done"]
             _, body = timed_build(http)
-            assert body["input_embedding"] == {"embedded": True, "reason": None}
+            assert body["input_embedding"] == {"embedded": True, "reason": None, "rescored": False}
         print(
             f"\nprovider outage: ready after {seconds_to_ready:.2f} s; slowest build "
             f"{slowest:.3f} s (deadline {DEADLINE} s); all {len(ids)} memories embedded "

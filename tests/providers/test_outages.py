@@ -200,4 +200,4 @@ async def test_builds_do_not_wait_for_a_hanging_provider(
         fake.recover()
         await asyncio.sleep(pause.first_pause_seconds)
         body = await build(stack, tenancy)  # the trial: the provider is back
-        assert body["input_embedding"] == {"embedded": True, "reason": None}
+        assert body["input_embedding"] == {"embedded": True, "reason": None, "rescored": False}

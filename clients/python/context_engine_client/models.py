@@ -765,6 +765,11 @@ class InputEmbeddingRead(BaseModel):
     """Why not: the embeddings provider is down, gave no answer within
     CE_CONTEXT__EMBEDDING_DEADLINE_SECONDS, or failed.
     """
+    rescored: bool = False
+    """Whether the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL) judged the candidates'
+    similarity: false when none is set, or its vector of the input was not ready within
+    the deadline.
+    """
 
 
 class Invalidate(BaseModel):
@@ -780,7 +785,7 @@ class JobRead(BaseModel):
 
     model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
 
-    task: Literal["embed", "summarize"]
+    task: Literal["embed", "rescore", "summarize"]
     state: Literal["queued", "running", "done", "failed"]
     attempts: int
     last_error: str | None
@@ -1099,6 +1104,10 @@ class Provenance(BaseModel):
     occurred_at: datetime
     embedding_model: str | None
     embedded_at: datetime | None
+    rescore_model: str | None = None
+    """The rescoring model whose vector of the memory builds rescore it with
+    (CE_EMBEDDINGS__RESCORE_MODEL); none until the worker has computed it.
+    """
     jobs: list[JobRead]
 
 

@@ -1939,6 +1939,12 @@ export interface components {
              * @description Why not: the embeddings provider is down, gave no answer within CE_CONTEXT__EMBEDDING_DEADLINE_SECONDS, or failed.
              */
             reason?: string | null;
+            /**
+             * Rescored
+             * @description Whether the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL) judged the candidates' similarity: false when none is set, or its vector of the input was not ready within the deadline.
+             * @default false
+             */
+            rescored?: boolean;
         };
         /**
          * Invalidate
@@ -1960,7 +1966,7 @@ export interface components {
              * Task
              * @enum {string}
              */
-            task: "embed" | "summarize";
+            task: "embed" | "rescore" | "summarize";
             /**
              * State
              * @enum {string}
@@ -2403,6 +2409,11 @@ export interface components {
             embedding_model: string | null;
             /** Embedded At */
             embedded_at: string | null;
+            /**
+             * Rescore Model
+             * @description The rescoring model whose vector of the memory builds rescore it with (CE_EMBEDDINGS__RESCORE_MODEL); none until the worker has computed it.
+             */
+            rescore_model?: string | null;
             /** Jobs */
             jobs: components["schemas"]["JobRead"][];
         };

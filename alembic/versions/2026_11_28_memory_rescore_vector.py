@@ -1,0 +1,30 @@
+"""A memory's second vector, from the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL), which a
+build rescores its candidates with; and the model it came from. Not indexed: it is read only
+for the candidates the first model and the words found.
+
+Revision ID: 0027
+Revises: 0026
+Create Date: 2026-11-28
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from pgvector.sqlalchemy import Vector
+
+from alembic import op
+
+revision: str = "0027"
+down_revision: str | None = "0026"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.add_column("memory", sa.Column("rescore_embedding", Vector(), nullable=True))
+    op.add_column("memory", sa.Column("rescore_model", sa.String(200), nullable=True))
+
+
+def downgrade() -> None:
+    op.drop_column("memory", "rescore_model")
+    op.drop_column("memory", "rescore_embedding")

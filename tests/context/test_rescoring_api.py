@@ -1,0 +1,182 @@
+"""A second, stronger model rescores a build's candidates (CE_EMBEDDINGS__RESCORE_MODEL): the
+worker gives every memory its vector after the search model's, a build's similarity is the
+rescoring model's where both the input and the memory have its vector, and the search model's
+until then. multilingual-e5-small stands in for all-mpnet-base-v2 here: both are local models,
+and e5 is installed with the tests."""
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import numpy as np
+import pytest
+from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.core.config import EmbeddingSettings, Settings
+from app.core.db import Database
+from app.core.worker import Worker
+from app.memories.maintenance import queue_rescoring
+from app.providers.container import Providers, build_providers
+from app.runtime import Runtime, build_handlers
+from tests.conftest import client_of
+from tests.factories import Tenancy, put_agent, write
+
+RESCORER = "multilingual-e5-small"
+QUESTION = "Which instrument is my daughter learning?"
+VIOLIN = "My daughter starts violin lessons next month; she picked the teacher herself."
+FLIGHT = "Our flight to Lisbon lands at 7pm on Friday."
+
+
+@pytest.fixture(scope="module")
+def rescoring(settings: Settings) -> tuple[Settings, Providers]:
+    """The test settings with a rescoring model, and providers that load it."""
+    embeddings = settings.embeddings.model_copy(update={"rescore_model": RESCORER})
+    changed = settings.model_copy(update={"embeddings": embeddings})
+    return changed, build_providers(changed)
+
+
+@pytest.fixture
+def rescoring_worker(
+    rescoring: tuple[Settings, Providers], sessionmaker: async_sessionmaker[AsyncSession]
+) -> Worker:
+    settings, providers = rescoring
+    return Worker(sessionmaker, build_handlers(providers, settings), settings.worker)
+
+
+@pytest.fixture
+async def rescoring_client(
+    rescoring: tuple[Settings, Providers],
+    database: Database,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    rescoring_worker: Worker,
+) -> AsyncIterator[httpx.AsyncClient]:
+    settings, providers = rescoring
+    runtime = Runtime(
+        settings, Database(database.engine, sessionmaker), providers, rescoring_worker
+    )
+    async with client_of(runtime) as client:
+        yield client
+
+
+async def _build(client: httpx.AsyncClient, tenancy: Tenancy) -> dict[str, Any]:
+    response = await client.post(
+        "/context/build",
+        headers=tenancy.headers,
+        json={"agent_id": "newton", "input": QUESTION, "budget": 2000, "frame": "question"},
+    )
+    assert response.status_code == 200, response.text
+    built: dict[str, Any] = response.json()
+    return built
+
+
+def _similarity(built: dict[str, Any], memory_id: str) -> float:
+    (item,) = [
+        i for layer in built["layers"] for i in layer["items"] if i["memory_id"] == memory_id
+    ]
+    return float(item["components"]["semantic"])
+
+
+async def _cosine(providers: Providers, memory_text: str, *, rescorer: bool) -> float:
+    embedder = providers.rescorer if rescorer else providers.embedder
+    assert embedder is not None
+    (query,) = await embedder.embed_queries([QUESTION])
+    (document,) = await embedder.embed([memory_text])
+    return float(np.dot(query, document))
+
+
+async def test_a_build_rescores_with_the_second_model_once_the_worker_has_its_vector(
+    rescoring: tuple[Settings, Providers],
+    rescoring_client: httpx.AsyncClient,
+    rescoring_worker: Worker,
+    tenancy: Tenancy,
+) -> None:
+    _settings, providers = rescoring
+    client = rescoring_client
+    await put_agent(client, tenancy)
+    violin = await write(client, tenancy, {"kind": "fact", "content": VIOLIN})
+    await write(client, tenancy, {"kind": "fact", "content": FLIGHT})
+
+    # The search model's vectors first: the memory is found and judged by them meanwhile.
+    assert await rescoring_worker.run_once(tasks={"embed"}) == 2
+    first = await _build(client, tenancy)
+    assert first["input_embedding"]["rescored"] is True
+    fact_text = (await client.get(f"/memories/{violin['id']}", headers=tenancy.headers)).json()[
+        "representations"
+    ]["full"]["text"]
+    searched = await _cosine(providers, fact_text, rescorer=False)
+    assert _similarity(first, violin["id"]) == pytest.approx(searched, abs=1e-3)
+
+    await rescoring_worker.drain()
+    read = (await client.get(f"/memories/{violin['id']}", headers=tenancy.headers)).json()
+    assert read["provenance"]["rescore_model"] == RESCORER
+    assert {(j["task"], j["state"]) for j in read["provenance"]["jobs"]} >= {
+        ("embed", "done"),
+        ("rescore", "done"),
+    }
+    second = await _build(client, tenancy)
+    rescored = await _cosine(providers, fact_text, rescorer=True)
+    assert abs(rescored - searched) > 0.01  # the two models do differ on this pair
+    assert _similarity(second, violin["id"]) == pytest.approx(rescored, abs=1e-3)
+    assert "violin" in second["context"]
+
+
+async def test_a_build_without_the_rescoring_model_uses_the_search_model_alone(
+    client: httpx.AsyncClient, worker: Worker, tenancy: Tenancy
+) -> None:
+    await put_agent(client, tenancy)
+    await write(client, tenancy, {"kind": "fact", "content": VIOLIN})
+    await worker.drain()
+    built = await _build(client, tenancy)
+    assert built["input_embedding"] == {"embedded": True, "reason": None, "rescored": False}
+    assert "violin" in built["context"]
+
+
+async def test_the_search_model_goes_first_and_the_rescoring_waits(
+    rescoring: tuple[Settings, Providers],
+    rescoring_client: httpx.AsyncClient,
+    rescoring_worker: Worker,
+    tenancy: Tenancy,
+) -> None:
+    settings, _providers = rescoring
+    await put_agent(rescoring_client, tenancy)
+    batch = min(settings.embeddings.batch_size, settings.worker.batch_size)
+    bodies = [
+        {"kind": "fact", "content": f"Fact number {n} about the garden."} for n in range(batch + 1)
+    ]
+    response = await rescoring_client.post(
+        "/agents/newton/memories/batch", headers=tenancy.headers, json={"memories": bodies}
+    )
+    assert response.status_code == 201, response.text
+    # A whole batch of the search model's jobs was taken: none of the rescoring model's yet.
+    assert await rescoring_worker.run_once() == batch
+    assert await rescoring_worker.run_once(tasks={"rescore"}) == batch
+
+
+async def test_memories_written_before_the_rescoring_model_was_set_are_queued_at_start(
+    client: httpx.AsyncClient,
+    worker: Worker,
+    tenancy: Tenancy,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    await put_agent(client, tenancy)
+    written = [
+        await write(client, tenancy, {"kind": "fact", "content": text}) for text in (VIOLIN, FLIGHT)
+    ]
+    await worker.drain()
+    async with sessionmaker.begin() as session:
+        assert await queue_rescoring(session, RESCORER, max_attempts=3) >= 2
+        assert await queue_rescoring(session, RESCORER, max_attempts=3) == 0  # queued once
+    for memory in written:
+        read = (await client.get(f"/memories/{memory['id']}", headers=tenancy.headers)).json()
+        assert ("rescore", "queued") in {
+            (j["task"], j["state"]) for j in read["provenance"]["jobs"]
+        }
+
+
+def test_the_rescoring_model_is_a_local_model_other_than_the_search_model() -> None:
+    with pytest.raises(ValidationError, match="is the search model 'all-MiniLM-L6-v2' already"):
+        EmbeddingSettings(rescore_model="all-MiniLM-L6-v2")
+    with pytest.raises(ValidationError, match="has no model 'bge-large'"):
+        EmbeddingSettings(rescore_model="bge-large")
+    assert EmbeddingSettings(rescore_model=RESCORER).rescore_model == RESCORER
