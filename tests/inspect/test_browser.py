@@ -2,16 +2,16 @@
 real `python -m app serve` with the embedded PostgreSQL. Its screenshots go to test-artifacts/."""
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.chromium import MARKS, chromium
@@ -79,12 +79,30 @@ def _screenshot(driver: WebDriver, name: str) -> Path:
     return path
 
 
+def _gone(page: WebElement) -> Callable[[WebDriver], bool]:
+    """Whether the page an element belongs to has been replaced: the element is stale, or (asked
+    while chromium swaps the documents) its node belongs to no document any more."""
+
+    def check(_browser: WebDriver) -> bool:
+        try:
+            page.is_enabled()
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as exc:
+            if "does not belong to the document" in str(exc):
+                return True
+            raise
+        return False
+
+    return check
+
+
 def _follow(browser: WebDriver, element: WebElement) -> None:
     """Click a link or a submit button and wait for the next page: until then, the old page's
     elements are still found and go stale under the test."""
     page = browser.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(page))
+    WebDriverWait(browser, 10).until(_gone(page))
 
 
 def test_a_person_logs_in_and_reads_a_build_and_a_memory(
