@@ -14,6 +14,7 @@ from app.context.followup_schemas import (
     RefreshReason,
 )
 from app.context.frames import effective_frames
+from app.context.input_embedding import embed_input
 from app.context.models import ContextBuild
 from app.context.pressure import encoding_of, session_pressure
 from app.context.repository import ContextRepository
@@ -32,7 +33,7 @@ async def refresh_context(
     if build is None or agent is None:  # an erased agent's builds are erased with it
         raise NotFound(f"Context {request.context_id} does not exist.")
     original = ContextBuildRequest.model_validate(build.request, context=STORED_REQUEST)
-    vector = (await pipeline.embed_input(engine, tenant, request.input)).vector
+    vector = (await embed_input(engine, tenant, request.input)).vector
     choice = await pipeline.choose_frame(engine, agent, request.input, vector, original.frame)
     similarity = _similarity(vector, build)
     reasons = _reasons(engine, request, build, choice, similarity)

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.context.engine import ContextEngine
+from app.context.input_embedding import embed_input
 from app.context.periods import Period, mentioned_period
-from app.context.pipeline import embed_input
 from app.context.search import SearchRepository
 from app.context.search_sql import SearchSpec, WordHits
 from app.context.types import FlexibleKind, Vector

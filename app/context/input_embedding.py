@@ -1,0 +1,47 @@
+"""The input's vectors for a build or a search: the search model's, and the rescoring model's
+beside it where one is set (CE_EMBEDDINGS__RESCORE_MODEL)."""
+
+import asyncio
+
+import structlog
+
+from app.context.engine import ContextEngine
+from app.context.types import InputEmbedding, Vector
+from app.providers.errors import ProviderError
+from app.providers.query_vectors import QueryVectors
+from app.tenants.models import Tenant
+
+log = structlog.get_logger(__name__)
+
+
+async def embed_input(engine: ContextEngine, tenant: Tenant, text: str) -> InputEmbedding:
+    """The input's embedding (kept when the input was appended or built before), and the
+    rescoring model's beside it on another thread. A build does not wait for either past its
+    deadline, nor calls a provider known to be down: words alone still find memories, and the
+    search model's similarity still ranks them."""
+    deadline = engine.settings.embedding_deadline_seconds
+    rescoring = engine.providers.rescore_queries
+    rescore = (
+        None
+        if rescoring is None
+        else asyncio.create_task(_rescore_vector(rescoring, tenant, text, deadline))
+    )
+    try:
+        vector = await engine.providers.queries.vector(tenant.id, text, deadline=deadline)
+        return InputEmbedding(vector, rescore=None if rescore is None else await rescore)
+    except ProviderError as exc:
+        log.warning("context.embedding_unavailable", error=str(exc))
+        return InputEmbedding(None, f"{exc}; memories were found by their words alone")
+    finally:
+        if rescore is not None:
+            rescore.cancel()  # a no-op once done; else the build needs it no more
+
+
+async def _rescore_vector(
+    queries: QueryVectors, tenant: Tenant, text: str, deadline: float
+) -> Vector | None:
+    try:
+        return await queries.vector(tenant.id, text, deadline=deadline)
+    except ProviderError as exc:
+        log.warning("context.rescore_embedding_unavailable", error=str(exc))
+        return None
