@@ -6,6 +6,7 @@ and e5 is installed with the tests."""
 
 from collections.abc import AsyncIterator
 from typing import Any
+from uuid import UUID
 
 import httpx
 import numpy as np
@@ -17,6 +18,7 @@ from app.core.config import EmbeddingSettings, Settings
 from app.core.db import Database
 from app.core.worker import Worker
 from app.memories.maintenance import queue_rescoring
+from app.memories.repository import MemoryRepository
 from app.providers.container import Providers, build_providers
 from app.runtime import Runtime, build_handlers
 from tests.conftest import client_of
@@ -172,6 +174,30 @@ async def test_memories_written_before_the_rescoring_model_was_set_are_queued_at
         assert ("rescore", "queued") in {
             (j["task"], j["state"]) for j in read["provenance"]["jobs"]
         }
+
+
+async def test_another_rescoring_model_s_vectors_are_dropped_at_start_and_computed_again(
+    client: httpx.AsyncClient,
+    worker: Worker,
+    tenancy: Tenancy,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    await put_agent(client, tenancy)
+    memory = await write(client, tenancy, {"kind": "fact", "content": VIOLIN})
+    await worker.drain()
+    async with sessionmaker.begin() as session:
+        text = await MemoryRepository(session).texts_for_embedding([UUID(memory["id"])])
+        await MemoryRepository(session).set_rescore_embeddings(
+            [(UUID(memory["id"]), text[UUID(memory["id"])], [1.0] + [0.0] * 767)], "a-768-model"
+        )
+    url = f"/memories/{memory['id']}"
+    before = (await client.get(url, headers=tenancy.headers)).json()["provenance"]
+    assert before["rescore_model"] == "a-768-model"
+    async with sessionmaker.begin() as session:
+        await queue_rescoring(session, RESCORER, max_attempts=3)
+    after = (await client.get(url, headers=tenancy.headers)).json()["provenance"]
+    assert after["rescore_model"] is None
+    assert ("rescore", "queued") in {(j["task"], j["state"]) for j in after["jobs"]}
 
 
 def test_the_rescoring_model_is_a_local_model_other_than_the_search_model() -> None:
