@@ -1,6 +1,6 @@
 """A memory's second vector, from the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL), which a
-build rescores its candidates with; and the model it came from. Not indexed: it is read only
-for the candidates the first model and the words found.
+build judges its candidates with; and the model it came from. Not indexed: a build reads it for
+its candidates, and scans it exactly only on agents small enough for an exact search.
 
 Revision ID: 0027
 Revises: 0026

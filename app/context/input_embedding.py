@@ -14,27 +14,29 @@ from app.tenants.models import Tenant
 log = structlog.get_logger(__name__)
 
 
-async def embed_input(engine: ContextEngine, tenant: Tenant, text: str) -> InputEmbedding:
-    """The input's embedding (kept when the input was appended or built before), and the
-    rescoring model's beside it on another thread. A build does not wait for either past its
-    deadline, nor calls a provider known to be down: words alone still find memories, and the
-    search model's similarity still ranks them."""
+async def embed_input(
+    engine: ContextEngine, tenant: Tenant, text: str, *, rescore: bool = True
+) -> InputEmbedding:
+    """The input's embedding (kept when the input was appended or built before), and, unless
+    `rescore` is False, the rescoring model's beside it on another thread. A build does not wait
+    for either past its deadline, nor calls a provider known to be down: words alone still find
+    memories, and the search model's similarity still ranks them."""
     deadline = engine.settings.embedding_deadline_seconds
-    rescoring = engine.providers.rescore_queries
-    rescore = (
+    rescoring = engine.providers.rescore_queries if rescore else None
+    second = (
         None
         if rescoring is None
         else asyncio.create_task(_rescore_vector(rescoring, tenant, text, deadline))
     )
     try:
         vector = await engine.providers.queries.vector(tenant.id, text, deadline=deadline)
-        return InputEmbedding(vector, rescore=None if rescore is None else await rescore)
+        return InputEmbedding(vector, rescore=None if second is None else await second)
     except ProviderError as exc:
         log.warning("context.embedding_unavailable", error=str(exc))
         return InputEmbedding(None, f"{exc}; memories were found by their words alone")
     finally:
-        if rescore is not None:
-            rescore.cancel()  # a no-op once done; else the build needs it no more
+        if second is not None:
+            second.cancel()  # a no-op once done; else the build needs it no more
 
 
 async def _rescore_vector(

@@ -33,7 +33,7 @@ async def refresh_context(
     if build is None or agent is None:  # an erased agent's builds are erased with it
         raise NotFound(f"Context {request.context_id} does not exist.")
     original = ContextBuildRequest.model_validate(build.request, context=STORED_REQUEST)
-    vector = (await embed_input(engine, tenant, request.input)).vector
+    vector = (await embed_input(engine, tenant, request.input, rescore=False)).vector
     choice = await pipeline.choose_frame(engine, agent, request.input, vector, original.frame)
     similarity = _similarity(vector, build)
     reasons = _reasons(engine, request, build, choice, similarity)

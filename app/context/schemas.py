@@ -252,9 +252,10 @@ class InputEmbeddingRead(BaseModel):
     )
     rescored: bool = Field(
         default=False,
-        description="Whether the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL) judged the "
-        "candidates' similarity: false when none is set, or its vector of the input was not "
-        "ready within the deadline.",
+        description="Whether the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL) embedded the "
+        "input, so that it judged the similarity of each candidate that has its vector (the "
+        "others, written moments ago, by the search model's): false when none is set, or its "
+        "vector of the input was not ready within the deadline.",
     )
 
 

@@ -51,8 +51,9 @@ class EmbeddingSettings(BaseModel):
     # unset: the environment's share/context-engine/models.
     models_dir: Path | None = None
     # A second, stronger local model (all-mpnet-base-v2): the worker gives every memory its
-    # vector too, after the first, and a build rescores the candidates the first model and the
-    # words found by it (app/context/search.py). Unset: one model does both.
+    # vector too, after the first; a build finds candidates by it as well (an exact scan, on
+    # agents up to exact_search_max_memories) and judges them by it (app/context/search.py).
+    # Unset: one model does both, and the second vectors are dropped at the next start.
     rescore_model: str | None = None
 
     @model_validator(mode="after")

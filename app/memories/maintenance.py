@@ -5,7 +5,6 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
@@ -13,6 +12,7 @@ from app.core.jobs import JobRepository
 from app.memories import records
 from app.memories.models import Memory
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
+from app.memories.rescore_repository import RescoreRepository
 from app.memories.service import MemoryContext, enqueue_jobs
 from app.providers.container import Providers
 from app.sessions.vector_repository import MessageVectorRepository
@@ -77,15 +77,15 @@ async def check_embedding_model(
 
 
 async def queue_rescoring(session: AsyncSession, model: str | None, max_attempts: int) -> int:
-    """At start: drop the rescoring vectors of any model but the configured one, and queue the
-    memories without one (written before it was set, or while it was another); how many."""
-    # Two processes starting at once: the second finds the first's jobs waiting.
-    await session.execute(text("SELECT pg_advisory_xact_lock(hashtext('ce_queue_rescoring'))"))
-    memories = MemoryRepository(session)
-    await memories.drop_rescore_vectors(model)
+    """At start: drop the rescoring vectors of any model but the configured one (all of them,
+    and the waiting rescore jobs, when none is), and queue the memories without one (written
+    before it was set, or while it was another); how many."""
+    rescoring = RescoreRepository(session)
+    await rescoring.lock()
+    await rescoring.drop_other_models(model)
     if model is None:
         return 0
-    missing = await memories.without_rescore_vector()
+    missing = await rescoring.unqueued()
     await JobRepository(session).enqueue(missing, "rescore", max_attempts=max_attempts)
     return len(missing)
 

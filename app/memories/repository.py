@@ -10,7 +10,6 @@ from sqlalchemy import Table, bindparam, delete, func, select, text, tuple_, upd
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
-from app.core.job_models import Job
 from app.core.time import utcnow
 from app.core.vector import VectorType
 from app.memories.models import EmbeddingSpace, Memory
@@ -171,33 +170,6 @@ class MemoryRepository:
                 {"b_id": memory_id, "b_text": text_, "b_vector": vector}
                 for memory_id, text_, vector in embedded
             ],
-        )
-
-    async def drop_rescore_vectors(self, keep_model: str | None) -> None:
-        """Drop the rescoring vectors of every model but `keep_model`."""
-        await self.session.execute(
-            update(Memory)
-            .where(Memory.rescore_model.is_distinct_from(keep_model))
-            .values(rescore_embedding=None, rescore_model=None)
-        )
-
-    async def without_rescore_vector(self) -> list[uuid.UUID]:
-        """The memories with no rescoring vector and no rescore job waiting, oldest first."""
-        waiting = (
-            select(Job.id)
-            .where(
-                Job.memory_id == Memory.id,
-                Job.task == "rescore",
-                Job.state.in_(("queued", "running")),
-            )
-            .exists()
-        )
-        return list(
-            await self.session.scalars(
-                select(Memory.id)
-                .where(Memory.rescore_model.is_(None), ~waiting)
-                .order_by(Memory.seq)
-            )
         )
 
     async def get_by_id(self, memory_id: uuid.UUID) -> Memory | None:

@@ -32,9 +32,12 @@ FLIGHT = "Our flight to Lisbon lands at 7pm on Friday."
 
 @pytest.fixture(scope="module")
 def rescoring(settings: Settings) -> tuple[Settings, Providers]:
-    """The test settings with a rescoring model, and providers that load it."""
+    """The test settings with a rescoring model, and providers that load it; the search
+    model's index gives one candidate, so what else comes comes by the words or the scan of
+    the second model's vectors."""
     embeddings = settings.embeddings.model_copy(update={"rescore_model": RESCORER})
-    changed = settings.model_copy(update={"embeddings": embeddings})
+    context = settings.context.model_copy(update={"vector_candidates": 1})
+    changed = settings.model_copy(update={"embeddings": embeddings, "context": context})
     return changed, build_providers(changed)
 
 
@@ -123,6 +126,29 @@ async def test_a_build_rescores_with_the_second_model_once_the_worker_has_its_ve
     assert "violin" in second["context"]
 
 
+async def test_a_memory_near_only_by_the_second_model_is_found_by_its_scan(
+    rescoring: tuple[Settings, Providers],
+    rescoring_client: httpx.AsyncClient,
+    rescoring_worker: Worker,
+    tenancy: Tenancy,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    _settings, providers = rescoring
+    await put_agent(rescoring_client, tenancy)
+    await write(rescoring_client, tenancy, {"kind": "fact", "content": VIOLIN})
+    flight = await write(rescoring_client, tenancy, {"kind": "fact", "content": FLIGHT})
+    await rescoring_worker.drain()
+    assert providers.rescorer is not None
+    (near,) = await providers.rescorer.embed_queries([QUESTION])
+    flight_id = UUID(flight["id"])
+    async with sessionmaker.begin() as session:  # no word of the question, and far by MiniLM
+        memories = MemoryRepository(session)
+        text = (await memories.texts_for_embedding([flight_id]))[flight_id]
+        await memories.set_rescore_embeddings([(flight_id, text, near)], RESCORER)
+    built = await _build(rescoring_client, tenancy)
+    assert _similarity(built, flight["id"]) == pytest.approx(1.0, abs=1e-3)
+
+
 async def test_a_build_without_the_rescoring_model_uses_the_search_model_alone(
     client: httpx.AsyncClient, worker: Worker, tenancy: Tenancy
 ) -> None:
@@ -198,6 +224,11 @@ async def test_another_rescoring_model_s_vectors_are_dropped_at_start_and_comput
     after = (await client.get(url, headers=tenancy.headers)).json()["provenance"]
     assert after["rescore_model"] is None
     assert ("rescore", "queued") in {(j["task"], j["state"]) for j in after["jobs"]}
+    # The setting unset: no worker would run the waiting jobs, so they go too.
+    async with sessionmaker.begin() as session:
+        assert await queue_rescoring(session, None, max_attempts=3) == 0
+    unset = (await client.get(url, headers=tenancy.headers)).json()["provenance"]
+    assert "rescore" not in {j["task"] for j in unset["jobs"]}
 
 
 def test_the_rescoring_model_is_a_local_model_other_than_the_search_model() -> None:

@@ -766,9 +766,10 @@ class InputEmbeddingRead(BaseModel):
     CE_CONTEXT__EMBEDDING_DEADLINE_SECONDS, or failed.
     """
     rescored: bool = False
-    """Whether the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL) judged the candidates'
-    similarity: false when none is set, or its vector of the input was not ready within
-    the deadline.
+    """Whether the rescoring model (CE_EMBEDDINGS__RESCORE_MODEL) embedded the input, so that
+    it judged the similarity of each candidate that has its vector (the others, written
+    moments ago, by the search model's): false when none is set, or its vector of the
+    input was not ready within the deadline.
     """
 
 
