@@ -149,6 +149,27 @@ async def test_a_memory_near_only_by_the_second_model_is_found_by_its_scan(
     assert _similarity(built, flight["id"]) == pytest.approx(1.0, abs=1e-3)
 
 
+async def test_a_changed_text_is_embedded_again_by_both_models(
+    rescoring_client: httpx.AsyncClient, rescoring_worker: Worker, tenancy: Tenancy
+) -> None:
+    await put_agent(rescoring_client, tenancy)
+    body = {"kind": "decision", "decision": "Chose Postgres over Redis", "reasons": ["One store."]}
+    decision = await write(rescoring_client, tenancy, body)
+    await rescoring_worker.drain()
+    url = f"/memories/{decision['id']}"
+    outcome = {"action": "record_outcome", "outcome": "success"}  # its full text says it
+    response = await rescoring_client.patch(url, json=outcome, headers=tenancy.headers)
+    assert response.status_code == 200, response.text
+    await rescoring_worker.drain()
+    jobs = (await rescoring_client.get(url, headers=tenancy.headers)).json()["provenance"]["jobs"]
+    assert sorted((j["task"], j["state"]) for j in jobs) == [
+        ("embed", "done"),
+        ("embed", "done"),
+        ("rescore", "done"),
+        ("rescore", "done"),
+    ]
+
+
 async def test_a_build_without_the_rescoring_model_uses_the_search_model_alone(
     client: httpx.AsyncClient, worker: Worker, tenancy: Tenancy
 ) -> None:
