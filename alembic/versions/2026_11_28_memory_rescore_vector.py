@@ -23,8 +23,17 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.add_column("memory", sa.Column("rescore_embedding", Vector(), nullable=True))
     op.add_column("memory", sa.Column("rescore_model", sa.String(200), nullable=True))
+    # The memories that have a second vector: what a start checks against the setting, without
+    # reading the table when none has (the setting never set).
+    op.create_index(
+        "ix_memory_rescored",
+        "memory",
+        ["rescore_model"],
+        postgresql_where=sa.text("rescore_model IS NOT NULL"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_memory_rescored", table_name="memory")
     op.drop_column("memory", "rescore_model")
     op.drop_column("memory", "rescore_embedding")

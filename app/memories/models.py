@@ -70,6 +70,12 @@ class Memory(Base):
             postgresql_using="gin",
             postgresql_with={"fastupdate": "off"},
         ),
+        # The memories that have a rescoring vector (`rescore_repository.drop_other_models`).
+        Index(
+            "ix_memory_rescored",
+            "rescore_model",
+            postgresql_where=text("rescore_model IS NOT NULL"),
+        ),
         Index(
             "ix_memory_embedding",
             "embedding",

@@ -156,13 +156,16 @@ def build_embedder(settings: EmbeddingSettings, processes: int = 1) -> Embedder:
     dimensions); a local model runs on this process's share of the cores among `processes`."""
     if settings.provider == "openai":
         return OpenAIEmbedder(settings)
-    threads = settings.threads or max(1, usable_cores() // processes)
-    return LocalEmbedder(settings.model, threads, settings.models_dir)
+    return LocalEmbedder(settings.model, _threads(settings, processes), settings.models_dir)
 
 
 def build_rescorer(settings: EmbeddingSettings, processes: int = 1) -> LocalEmbedder | None:
     """The local model that rescores a build's candidates, when one is set."""
     if settings.rescore_model is None:
         return None
-    threads = settings.threads or max(1, usable_cores() // processes)
-    return LocalEmbedder(settings.rescore_model, threads, settings.models_dir)
+    return LocalEmbedder(settings.rescore_model, _threads(settings, processes), settings.models_dir)
+
+
+def _threads(settings: EmbeddingSettings, processes: int) -> int:
+    """A local model's runs at once: the setting, or this process's share of the cores."""
+    return settings.threads or max(1, usable_cores() // processes)

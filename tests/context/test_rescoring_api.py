@@ -5,7 +5,7 @@ until then. multilingual-e5-small stands in for all-mpnet-base-v2 here: both are
 and e5 is installed with the tests."""
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import httpx
@@ -41,27 +41,37 @@ def rescoring(settings: Settings) -> tuple[Settings, Providers]:
     return changed, build_providers(changed)
 
 
-@pytest.fixture
-def rescoring_worker(
-    rescoring: tuple[Settings, Providers], sessionmaker: async_sessionmaker[AsyncSession]
-) -> Worker:
-    settings, providers = rescoring
-    return Worker(sessionmaker, build_handlers(providers, settings), settings.worker)
+class Second(NamedTuple):
+    """The service with the rescoring model: its settings, providers, client and worker."""
+
+    settings: Settings
+    providers: Providers
+    client: httpx.AsyncClient
+    worker: Worker
 
 
 @pytest.fixture
-async def rescoring_client(
+async def second(
     rescoring: tuple[Settings, Providers],
     database: Database,
     sessionmaker: async_sessionmaker[AsyncSession],
-    rescoring_worker: Worker,
-) -> AsyncIterator[httpx.AsyncClient]:
+) -> AsyncIterator[Second]:
     settings, providers = rescoring
-    runtime = Runtime(
-        settings, Database(database.engine, sessionmaker), providers, rescoring_worker
-    )
+    worker = Worker(sessionmaker, build_handlers(providers, settings), settings.worker)
+    runtime = Runtime(settings, Database(database.engine, sessionmaker), providers, worker)
     async with client_of(runtime) as client:
-        yield client
+        yield Second(settings, providers, client, worker)
+
+
+async def _set_second_vector(
+    sessionmaker: async_sessionmaker[AsyncSession], memory_id: str, vector: list[float], model: str
+) -> None:
+    """Store a rescoring vector of the memory's current text, as the worker does."""
+    key = UUID(memory_id)
+    async with sessionmaker.begin() as session:
+        memories = MemoryRepository(session)
+        text = (await memories.texts_for_embedding([key]))[key]
+        await memories.set_rescore_embeddings([(key, text, vector)], model)
 
 
 async def _build(client: httpx.AsyncClient, tenancy: Tenancy) -> dict[str, Any]:
@@ -91,19 +101,15 @@ async def _cosine(providers: Providers, memory_text: str, *, rescorer: bool) -> 
 
 
 async def test_a_build_rescores_with_the_second_model_once_the_worker_has_its_vector(
-    rescoring: tuple[Settings, Providers],
-    rescoring_client: httpx.AsyncClient,
-    rescoring_worker: Worker,
-    tenancy: Tenancy,
+    second: Second, tenancy: Tenancy
 ) -> None:
-    _settings, providers = rescoring
-    client = rescoring_client
+    client, providers = second.client, second.providers
     await put_agent(client, tenancy)
     violin = await write(client, tenancy, {"kind": "fact", "content": VIOLIN})
     await write(client, tenancy, {"kind": "fact", "content": FLIGHT})
 
     # The search model's vectors first: the memory is found and judged by them meanwhile.
-    assert await rescoring_worker.run_once(tasks={"embed"}) == 2
+    assert await second.worker.run_once(tasks={"embed"}) == 2
     first = await _build(client, tenancy)
     assert first["input_embedding"]["rescored"] is True
     fact_text = (await client.get(f"/memories/{violin['id']}", headers=tenancy.headers)).json()[
@@ -112,56 +118,49 @@ async def test_a_build_rescores_with_the_second_model_once_the_worker_has_its_ve
     searched = await _cosine(providers, fact_text, rescorer=False)
     assert _similarity(first, violin["id"]) == pytest.approx(searched, abs=1e-3)
 
-    await rescoring_worker.drain()
+    await second.worker.drain()
     read = (await client.get(f"/memories/{violin['id']}", headers=tenancy.headers)).json()
     assert read["provenance"]["rescore_model"] == RESCORER
     assert {(j["task"], j["state"]) for j in read["provenance"]["jobs"]} >= {
         ("embed", "done"),
         ("rescore", "done"),
     }
-    second = await _build(client, tenancy)
+    rescored_build = await _build(client, tenancy)
     rescored = await _cosine(providers, fact_text, rescorer=True)
     assert abs(rescored - searched) > 0.01  # the two models do differ on this pair
-    assert _similarity(second, violin["id"]) == pytest.approx(rescored, abs=1e-3)
-    assert "violin" in second["context"]
+    assert _similarity(rescored_build, violin["id"]) == pytest.approx(rescored, abs=1e-3)
+    assert "violin" in rescored_build["context"]
 
 
 async def test_a_memory_near_only_by_the_second_model_is_found_by_its_scan(
-    rescoring: tuple[Settings, Providers],
-    rescoring_client: httpx.AsyncClient,
-    rescoring_worker: Worker,
-    tenancy: Tenancy,
-    sessionmaker: async_sessionmaker[AsyncSession],
+    second: Second, tenancy: Tenancy, sessionmaker: async_sessionmaker[AsyncSession]
 ) -> None:
-    _settings, providers = rescoring
-    await put_agent(rescoring_client, tenancy)
-    await write(rescoring_client, tenancy, {"kind": "fact", "content": VIOLIN})
-    flight = await write(rescoring_client, tenancy, {"kind": "fact", "content": FLIGHT})
-    await rescoring_worker.drain()
+    providers = second.providers
+    await put_agent(second.client, tenancy)
+    await write(second.client, tenancy, {"kind": "fact", "content": VIOLIN})
+    flight = await write(second.client, tenancy, {"kind": "fact", "content": FLIGHT})
+    await second.worker.drain()
     assert providers.rescorer is not None
     (near,) = await providers.rescorer.embed_queries([QUESTION])
-    flight_id = UUID(flight["id"])
-    async with sessionmaker.begin() as session:  # no word of the question, and far by MiniLM
-        memories = MemoryRepository(session)
-        text = (await memories.texts_for_embedding([flight_id]))[flight_id]
-        await memories.set_rescore_embeddings([(flight_id, text, near)], RESCORER)
-    built = await _build(rescoring_client, tenancy)
+    # The flight: no word of the question, and far by MiniLM.
+    await _set_second_vector(sessionmaker, flight["id"], near, RESCORER)
+    built = await _build(second.client, tenancy)
     assert _similarity(built, flight["id"]) == pytest.approx(1.0, abs=1e-3)
 
 
 async def test_a_changed_text_is_embedded_again_by_both_models(
-    rescoring_client: httpx.AsyncClient, rescoring_worker: Worker, tenancy: Tenancy
+    second: Second, tenancy: Tenancy
 ) -> None:
-    await put_agent(rescoring_client, tenancy)
+    await put_agent(second.client, tenancy)
     body = {"kind": "decision", "decision": "Chose Postgres over Redis", "reasons": ["One store."]}
-    decision = await write(rescoring_client, tenancy, body)
-    await rescoring_worker.drain()
+    decision = await write(second.client, tenancy, body)
+    await second.worker.drain()
     url = f"/memories/{decision['id']}"
     outcome = {"action": "record_outcome", "outcome": "success"}  # its full text says it
-    response = await rescoring_client.patch(url, json=outcome, headers=tenancy.headers)
+    response = await second.client.patch(url, json=outcome, headers=tenancy.headers)
     assert response.status_code == 200, response.text
-    await rescoring_worker.drain()
-    jobs = (await rescoring_client.get(url, headers=tenancy.headers)).json()["provenance"]["jobs"]
+    await second.worker.drain()
+    jobs = (await second.client.get(url, headers=tenancy.headers)).json()["provenance"]["jobs"]
     assert sorted((j["task"], j["state"]) for j in jobs) == [
         ("embed", "done"),
         ("embed", "done"),
@@ -182,24 +181,20 @@ async def test_a_build_without_the_rescoring_model_uses_the_search_model_alone(
 
 
 async def test_the_search_model_goes_first_and_the_rescoring_waits(
-    rescoring: tuple[Settings, Providers],
-    rescoring_client: httpx.AsyncClient,
-    rescoring_worker: Worker,
-    tenancy: Tenancy,
+    second: Second, tenancy: Tenancy
 ) -> None:
-    settings, _providers = rescoring
-    await put_agent(rescoring_client, tenancy)
-    batch = min(settings.embeddings.batch_size, settings.worker.batch_size)
+    await put_agent(second.client, tenancy)
+    batch = min(second.settings.embeddings.batch_size, second.settings.worker.batch_size)
     bodies = [
         {"kind": "fact", "content": f"Fact number {n} about the garden."} for n in range(batch + 1)
     ]
-    response = await rescoring_client.post(
+    response = await second.client.post(
         "/agents/newton/memories/batch", headers=tenancy.headers, json={"memories": bodies}
     )
     assert response.status_code == 201, response.text
     # A whole batch of the search model's jobs was taken: none of the rescoring model's yet.
-    assert await rescoring_worker.run_once() == batch
-    assert await rescoring_worker.run_once(tasks={"rescore"}) == batch
+    assert await second.worker.run_once() == batch
+    assert await second.worker.run_once(tasks={"rescore"}) == batch
 
 
 async def test_memories_written_before_the_rescoring_model_was_set_are_queued_at_start(
@@ -232,11 +227,7 @@ async def test_another_rescoring_model_s_vectors_are_dropped_at_start_and_comput
     await put_agent(client, tenancy)
     memory = await write(client, tenancy, {"kind": "fact", "content": VIOLIN})
     await worker.drain()
-    async with sessionmaker.begin() as session:
-        text = await MemoryRepository(session).texts_for_embedding([UUID(memory["id"])])
-        await MemoryRepository(session).set_rescore_embeddings(
-            [(UUID(memory["id"]), text[UUID(memory["id"])], [1.0] + [0.0] * 767)], "a-768-model"
-        )
+    await _set_second_vector(sessionmaker, memory["id"], [1.0] + [0.0] * 767, "a-768-model")
     url = f"/memories/{memory['id']}"
     before = (await client.get(url, headers=tenancy.headers)).json()["provenance"]
     assert before["rescore_model"] == "a-768-model"
