@@ -34,6 +34,8 @@ QUERY_TEXT_PATTERN = r"^[^\x00]*$"
 # What str.strip() removes, spelled out: regex engines disagree on what \s covers.
 _SPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 NOT_BLANK_PATTERN = rf"[^{_SPACE}]"  # somewhere a character that is not space
+# A query parameter that must hold a word: no NUL, and somewhere a character that is not space.
+QUERY_WORDS_PATTERN = rf"^[^\x00]*[^{_SPACE}\x00][^\x00]*$"
 _NUL_MESSAGE = "text must not contain NUL (\\u0000) characters"
 _MAX_DEPTH = 32
 # RFC 3339 with its offset. The years keep clear of both ends of Python's datetime (1 to 9999)

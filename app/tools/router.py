@@ -9,7 +9,7 @@ from app.context.dependencies import Engine
 from app.context.types import FlexibleKind
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
-from app.core.fields import QUERY_TEXT_PATTERN
+from app.core.fields import QUERY_TEXT_PATTERN, QUERY_WORDS_PATTERN
 from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
@@ -76,6 +76,9 @@ async def search_agent_memories(
             min_length=1,
             max_length=2000,
             pattern=QUERY_TEXT_PATTERN,
+            # The schema says what the service checks (with a message that says why): not
+            # spaces alone, as str.strip() counts them.
+            json_schema_extra={"pattern": QUERY_WORDS_PATTERN},
             description="What to look for: a topic, a question, names or keywords.",
         ),
     ],
