@@ -12,7 +12,8 @@ from fastapi_offline import FastAPIOffline
 
 from app.agents.router import router as agents_router
 from app.context.engine import ContextEngine
-from app.context.frame_catalogue import BUILTIN_FRAMES
+from app.context.frames.catalogue import BUILTIN_FRAMES
+from app.context.frames.router import router as frames_router
 from app.context.router import router as context_router
 from app.core import shared_metrics
 from app.core.config import Settings
@@ -124,6 +125,7 @@ def create_app(
     app.add_middleware(RequestContextMiddleware, access_log=settings.access_log)
     app.include_router(ops_router)
     app.include_router(agents_router)
+    app.include_router(frames_router)
     app.include_router(memories_router)
     app.include_router(search_router)
     app.include_router(sessions_router)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import structlog
 
-from app.context.search import vector_search_settings
+from app.context.retrieval.search import vector_search_settings
 from app.core.config import Settings
 from app.core.db import Database, asyncpg_url
 from app.core.embedded_db import EmbeddedPostgres

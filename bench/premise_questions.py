@@ -2,7 +2,7 @@
 
 - "false event": a question of another conversation whose premise's subject is one speaker
   ("When did Melanie run a charity race?") asked of this conversation's first speaker, when none
-  of its event's words (in any form, `app.context.premise_words`) is in any turn of this
+  of its event's words (in any form, `app.context.premises.words`) is in any turn of this
   conversation: an event that never happened there, told of a person who is there.
 - "false object": a question of this conversation whose event has two words or more, its last
   one replaced by an event word of another conversation that no turn here holds ("When did
@@ -15,8 +15,8 @@ kept apart: their premise is often half true too.
 import re
 from dataclasses import dataclass
 
-from app.context.premise_words import concept, stems
-from app.context.presuppositions import Premise, presuppositions
+from app.context.premises.presuppositions import Premise, presuppositions
+from app.context.premises.words import concept, stems
 from bench.locomo import Conversation
 
 PER_CONVERSATION = 60

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from app.context.presuppositions import presuppositions
+from app.context.premises.presuppositions import presuppositions
 from bench.client import ApiClient
 from bench.ingest import progress, wait_for_background
 from bench.locomo import Conversation, describe, load

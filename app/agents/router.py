@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query, Request
 
 from app.agents import service
 from app.agents.schemas import (
@@ -11,17 +11,22 @@ from app.agents.schemas import (
     AgentPage,
     AgentRead,
     AgentUpsert,
-    FrameDefinition,
-    FrameNameParam,
-    FrameView,
     WorkingMemory,
 )
-from app.context.dependencies import Engine
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
 from app.tenants.dependencies import CurrentTenant
+
+
+async def _kept_of_agents(request: Request) -> service.KeepsAgents:
+    kept: service.KeepsAgents = request.app.state.context_engine
+    return kept
+
+
+# What the process keeps of agents (the context engine, set up by `app.main`).
+KeptOfAgents = Annotated[service.KeepsAgents, Depends(_kept_of_agents)]
 
 router = APIRouter(
     prefix="/agents",
@@ -67,13 +72,13 @@ async def get_agent(agent_id: AgentName, session: DbSession, tenant: CurrentTena
 
 @router.delete("/{agent_id}", status_code=204, responses=problems(404))
 async def delete_agent(
-    agent_id: AgentName, session: DbSession, tenant: CurrentTenant, engine: Engine
+    agent_id: AgentName, session: DbSession, tenant: CurrentTenant, kept: KeptOfAgents
 ) -> None:
     """Erase the agent and everything it owns: memories of every kind, sessions with their
     messages, summaries and efforts, stored builds, jobs, retention records and limits, and
     the stored responses of idempotent requests that show them. One transaction: all of it
     goes, or nothing. The id can then be used for a new agent, which starts empty."""
-    await service.erase_agent(session, engine, tenant, agent_id)
+    await service.erase_agent(session, kept, tenant, agent_id)
 
 
 # 409 from a route that changes the agent: it was erased while the request ran.
@@ -83,31 +88,3 @@ async def put_working_memory(
 ) -> AgentRead:
     """Replace the agent's working memory: its current task and open threads."""
     return await service.set_working_memory(session, tenant, agent_id, body)
-
-
-@router.get("/{agent_id}/frames", responses=problems(404))
-async def list_frames(
-    agent_id: AgentName, session: DbSession, tenant: CurrentTenant
-) -> list[FrameView]:
-    """The frames the agent's contexts choose from: built-in ones with its changes, and its own."""
-    return await service.list_frames(session, tenant, agent_id)
-
-
-@router.put("/{agent_id}/frames/{frame_name}", responses=problems(404, 409, *WITH_BODY))
-async def put_frame(
-    agent_id: AgentName,
-    frame_name: FrameNameParam,
-    body: FrameDefinition,
-    session: DbSession,
-    tenant: CurrentTenant,
-) -> FrameView:
-    """Add a frame for the agent, or override fields of a built-in one."""
-    return await service.put_frame(session, tenant, agent_id, frame_name, body)
-
-
-@router.delete("/{agent_id}/frames/{frame_name}", responses=problems(404, 409))
-async def delete_frame(
-    agent_id: AgentName, frame_name: FrameNameParam, session: DbSession, tenant: CurrentTenant
-) -> list[FrameView]:
-    """Remove the agent's own frame or its changes to a built-in one."""
-    return await service.delete_frame(session, tenant, agent_id, frame_name)

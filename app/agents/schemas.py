@@ -1,14 +1,14 @@
 """Request and response bodies of the agent API."""
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.context.history_schemas import ContextWindow
+from app.core.config import MAX_FRESH_TAIL, MAX_SINKS
 from app.core.cursor import MICROS_PATTERN
-from app.core.fields import Label, Line, NotBlankText, RequestBody, Text, WholeNumber
+from app.core.fields import Label, Line, RequestBody, Text, WholeNumber
 from app.providers.tokenizer import TargetModel
 
 AGENT_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
@@ -21,6 +21,44 @@ AgentName = Annotated[
         examples=["support-bot"],
     ),
 ]
+
+
+Fraction = Annotated[float, Field(ge=0, le=1)]
+TokenCount = Annotated[int, Field(ge=0, le=10_000_000), WholeNumber]
+
+
+class ContextWindow(RequestBody):
+    """The whole prompt's tokens and their shares, named as seed 001 names them: the history
+    gets what the reserves, the memory context and Past Learnings leave."""
+
+    total: Annotated[int, Field(ge=1, le=10_000_000), WholeNumber] | None = Field(
+        default=None,
+        description="Tokens of the whole chat request; more than system_reserve + "
+        "tools_reserve (each as the build resolves it), or the build is refused naming the "
+        "field.",
+    )
+    system_reserve: TokenCount | None = Field(
+        default=None, description="Kept for your system prompt around the context."
+    )
+    tools_reserve: TokenCount | None = Field(
+        default=None, description="Kept for the tool definitions."
+    )
+    memory_fraction: Fraction | None = Field(
+        default=None,
+        description="Share of available (total less the reserves) for the memory layers.",
+    )
+    learnings_fraction: Fraction | None = Field(
+        default=None,
+        description="Share of available for Past Learnings: the lessons of reviewed decisions "
+        "and the procedures relevant to the input, in a section of their own after the memory "
+        "layers; what they leave goes to the history. Together with memory_fraction at most 1.",
+    )
+    fresh_tail: Annotated[int, Field(ge=0, le=MAX_FRESH_TAIL), WholeNumber] | None = Field(
+        default=None, description="The last messages, kept verbatim whenever they fit."
+    )
+    sinks: Annotated[int, Field(ge=0, le=MAX_SINKS), WholeNumber] | None = Field(
+        default=None, description="The first messages, kept whenever they fit."
+    )
 
 
 class Identity(RequestBody):
@@ -99,59 +137,3 @@ class AgentPage(BaseModel):
         description="`<microseconds since 1970 UTC>_<agent_id>` of the page's last agent; null "
         "on the last page."
     )
-
-
-FrameNameParam = Annotated[
-    str,
-    Path(
-        pattern=r"^[a-z][a-z0-9_-]{0,63}$",
-        description="Frame name, e.g. `incident`.",
-        examples=["incident"],
-    ),
-]
-Weight = Annotated[float, Field(ge=0.0, le=1.0)]
-KindName = Literal["decision", "fact", "procedure", "episode"]
-
-
-class FrameDefinition(RequestBody):
-    """An agent's own frame, or its changes to a built-in one; omitted fields are inherited."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "description": "Production incident: restore service, then find the cause.",
-                    "questions": ["What changed last?", "Who is affected?"],
-                    "priorities": {"procedure": 1.0, "episode": 0.9, "fact": 0.6, "decision": 0.4},
-                    "default_budget": 6000,
-                    "examples": ["The API is down", "Latency spiked after the deploy"],
-                    "cues": ["outage", "incident", "down"],
-                }
-            ]
-        },
-    )
-
-    description: Annotated[NotBlankText, Field(max_length=2000)] | None = None
-    questions: list[Line] | None = Field(default=None, max_length=20)
-    priorities: dict[KindName, Weight] | None = None
-    default_budget: Annotated[int, Field(ge=1, le=1_000_000), WholeNumber] | None = None
-    examples: list[Line] | None = Field(default=None, max_length=50)
-    cues: list[Label] | None = Field(default=None, max_length=50)
-    recency: Weight | None = Field(
-        default=None, description="How much newer memories matter (scales the recency weight)."
-    )
-
-
-class FrameView(BaseModel):
-    """A frame as the agent's contexts use it."""
-
-    name: str
-    description: str
-    questions: list[str]
-    priorities: dict[str, float]
-    default_budget: int
-    examples: list[str]
-    cues: list[str]
-    recency: float
-    builtin: bool
-    customized: bool

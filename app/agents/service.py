@@ -1,5 +1,8 @@
 """Agents: identity, working memory and context defaults."""
 
+import uuid
+from typing import Protocol
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
@@ -8,15 +11,10 @@ from app.agents.schemas import (
     AgentPage,
     AgentRead,
     AgentUpsert,
-    FrameDefinition,
-    FrameView,
+    ContextWindow,
     Identity,
     WorkingMemory,
 )
-from app.context.engine import ContextEngine
-from app.context.frame_catalogue import BUILTIN_FRAMES
-from app.context.frames import effective_frames
-from app.context.history_schemas import ContextWindow
 from app.core.cursor import decode_position, encode_position
 from app.core.errors import NotFound
 from app.core.jobs import JobRepository
@@ -84,9 +82,14 @@ async def list_agents(
     )
 
 
-async def erase_agent(
-    session: AsyncSession, engine: ContextEngine, tenant: Tenant, name: str
-) -> None:
+class KeepsAgents(Protocol):
+    """What a process keeps of agents between requests (the context engine's figures and
+    censors): it must let go of an erased agent."""
+
+    def forget_agent(self, agent_id: uuid.UUID) -> None: ...
+
+
+async def erase_agent(session: AsyncSession, kept: KeepsAgents, tenant: Tenant, name: str) -> None:
     """Erase the agent and everything it owns, in this transaction: its memories (with their
     vectors, lifecycle logs and retention records), sessions (messages, summaries, efforts),
     stored builds, jobs and retention limits, and the stored responses of idempotent requests
@@ -96,7 +99,7 @@ async def erase_agent(
     if not await AgentRepository(session).delete(agent.id):
         raise NotFound(f"Agent '{name}' does not exist.")  # erased by a concurrent request
     await ReplayRepository(session).forget_agent(tenant.id, agent.name)
-    engine.forget_agent(agent.id)
+    kept.forget_agent(agent.id)
 
 
 async def read_agent(session: AsyncSession, tenant: Tenant, name: str) -> AgentRead:
@@ -110,52 +113,3 @@ async def set_working_memory(
     agent = await get_agent(session, tenant, name)
     agent.working_memory = body.model_dump(mode="json")
     return to_read(await AgentRepository(session).save(agent))
-
-
-def _frame_views(agent: Agent) -> list[FrameView]:
-    frames = effective_frames(agent.frames)
-    return [
-        FrameView(
-            name=frame.name,
-            description=frame.description,
-            questions=list(frame.questions),
-            priorities=dict(frame.priorities),
-            default_budget=frame.default_budget,
-            examples=list(frame.examples),
-            cues=list(frame.cues),
-            recency=frame.recency,
-            builtin=name in BUILTIN_FRAMES,
-            customized=name in (agent.frames or {}),
-        )
-        for name, frame in sorted(frames.items())
-    ]
-
-
-async def list_frames(session: AsyncSession, tenant: Tenant, name: str) -> list[FrameView]:
-    """The built-in frames with the agent's changes, and the agent's own frames."""
-    return _frame_views(await get_agent(session, tenant, name))
-
-
-async def put_frame(
-    session: AsyncSession, tenant: Tenant, name: str, frame_name: str, body: FrameDefinition
-) -> FrameView:
-    """Add a frame to the agent, or change a built-in one for it."""
-    agent = await get_agent(session, tenant, name)
-    agent.frames = {
-        **(agent.frames or {}),
-        frame_name: body.model_dump(mode="json", exclude_none=True),
-    }
-    await AgentRepository(session).save(agent)
-    return next(view for view in _frame_views(agent) if view.name == frame_name)
-
-
-async def delete_frame(
-    session: AsyncSession, tenant: Tenant, name: str, frame_name: str
-) -> list[FrameView]:
-    """Remove the agent's frame (a built-in one returns to its defaults)."""
-    agent = await get_agent(session, tenant, name)
-    if frame_name not in (agent.frames or {}):
-        raise NotFound(f"Agent '{name}' has no frame '{frame_name}' of its own.")
-    agent.frames = {k: v for k, v in agent.frames.items() if k != frame_name}
-    await AgentRepository(session).save(agent)
-    return _frame_views(agent)

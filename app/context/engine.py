@@ -1,13 +1,16 @@
 """What context building keeps for the life of the process: providers, settings, the frame
 selector (with its cached example vectors), the agents' corpus figures and their censors as last
-read."""
+read; and the request dependency that hands it to a route."""
 
 import uuid
 from dataclasses import dataclass, field
+from typing import Annotated
 
-from app.context.censor_cache import CensorCache
-from app.context.corpus import CorpusStats
-from app.context.frames import FrameSelector
+from fastapi import Depends, Request
+
+from app.context.frames.choice import FrameSelector
+from app.context.retrieval.corpus import CorpusStats
+from app.context.selection.censor_cache import CensorCache
 from app.core.config import ContextSettings
 from app.providers.container import Providers
 
@@ -34,3 +37,11 @@ class ContextEngine:
         name has a new one; this frees their room at once."""
         self.corpus.forget(agent_id)
         self.censors.forget(agent_id)
+
+
+async def _engine(request: Request) -> ContextEngine:
+    engine: ContextEngine = request.app.state.context_engine
+    return engine
+
+
+Engine = Annotated[ContextEngine, Depends(_engine)]

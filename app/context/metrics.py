@@ -2,8 +2,8 @@
 
 from collections import Counter
 
-from app.context.manifest import Assembly
 from app.context.schemas import ContextBuildResponse
+from app.context.text.manifest import Assembly
 from app.core.metrics import (
     CONTEXT_BUILD_SECONDS,
     CONTEXT_COLD_START,

@@ -10,7 +10,6 @@ share of the window first (`learnings.py`), the memory layers theirs without the
 fills what the context left (`conversation.py`).
 """
 
-import asyncio
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
@@ -19,42 +18,48 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
-from app.agents.service import get_agent
-from app.context import conversation, learnings, links, metrics, premises, storing
-from app.context.budget import flexible_pool, flexible_shares, neighbours, plan_budget
-from app.context.calibration import calibrate
-from app.context.clock import Clock
-from app.context.constraints import ScoredCensor, choose_censors
+from app.context import metrics, storing
 from app.context.engine import ContextEngine
-from app.context.fill import DEFAULT_RULES, Rules, fill
-from app.context.frames import effective_frames
-from app.context.gate import gate_bar
-from app.context.input_embedding import embed_input
-from app.context.manifest import Assembly, Built, account, manifest
-from app.context.periods import Period, mentioned_period
-from app.context.ranking import rank
-from app.context.render import (
+from app.context.frames.choice import effective_frames
+from app.context.history import conversation, learnings
+from app.context.history.learnings import Learnings
+from app.context.history.window import AgentWindow, learnings_share, memory_plan, resolve_window
+from app.context.premises import check as premises
+from app.context.premises.check import PremiseCheck
+from app.context.retrieval import links
+from app.context.retrieval.gather import Gathered, gather
+from app.context.retrieval.search import SearchRepository
+from app.context.schemas import ContextBuildRequest, ContextBuildResponse
+from app.context.selection.budget import (
+    BudgetPlan,
+    flexible_pool,
+    flexible_shares,
+    neighbours,
+    plan_budget,
+)
+from app.context.selection.constraints import ScoredCensor, choose_censors
+from app.context.selection.fill import DEFAULT_RULES, Rules, fill
+from app.context.selection.gate import gate_bar
+from app.context.selection.ranking import rank
+from app.context.text.calibration import calibrate
+from app.context.text.manifest import Assembly, Built, account, manifest
+from app.context.text.render import (
     FixedContent,
     fit_fixed,
     identity_text,
     working_memory_text,
 )
-from app.context.repository import ContextRepository
-from app.context.schemas import ContextBuildRequest, ContextBuildResponse
-from app.context.search import SearchRepository
-from app.context.search_sql import SearchSpec, WordHits
-from app.context.trim import within_budget
+from app.context.text.trim import within_budget
 from app.context.types import (
-    FLEXIBLE_KINDS,
+    Candidate,
     Censor,
     FrameChoice,
-    InputEmbedding,
     Scored,
-    Standing,
     Tokens,
     Vector,
 )
-from app.context.window import AgentWindow, learnings_share, memory_plan, resolve_window
+from app.core.clock import Clock
+from app.core.config import ContextSettings, WindowSettings
 from app.core.errors import NotFound
 from app.core.time import utcnow
 from app.tenants.models import Tenant
@@ -75,50 +80,6 @@ async def choose_frame(
             allowed_frames=sorted(frames),
         )
     return await engine.selector.choose(text, vector, frames, requested)
-
-
-@dataclass(frozen=True)
-class Gathered:
-    """What a build reads before it knows its frame."""
-
-    agent: Agent
-    standing: Standing
-    period: Period | None
-    spec: SearchSpec
-    words: WordHits
-    embedding: InputEmbedding
-
-
-async def gather(
-    session: AsyncSession,
-    engine: ContextEngine,
-    tenant: Tenant,
-    request: ContextBuildRequest,
-    search: SearchRepository,
-    clock: Clock,
-) -> Gathered:
-    """The agent, its standing layers and the input's word matches, read while the input is
-    embedded on a thread (the clock's "words"); then the vector ("embed": the wait beyond)."""
-    embedding = asyncio.create_task(embed_input(engine, tenant, request.input))
-    try:
-        agent = await get_agent(session, tenant, request.agent_id)
-        standing = await ContextRepository(session).standing(agent.id, engine.censors)
-        period = mentioned_period(request.input, request.now or utcnow())
-        spec = SearchSpec.of(
-            engine.settings,
-            agent.id,
-            request.input,
-            request.kinds or FLEXIBLE_KINDS,
-            corpus_size=await search.agent_size(agent.id),
-            metadata=request.metadata,
-            period=period,
-        )
-        words = await search.match_words(spec)
-        clock.lap("words")
-        embedded = await embedding
-    finally:
-        embedding.cancel()  # a no-op once embedded; else the build failed and needs no vector
-    return Gathered(agent, standing, period, spec, words, embedded)
 
 
 def assemble(
@@ -157,6 +118,19 @@ class Build:
     document: str
 
 
+@dataclass(frozen=True)
+class Selection:
+    """What the steps from frame to constraints chose for a build."""
+
+    choice: FrameChoice
+    window: WindowSettings | None
+    plan: BudgetPlan
+    candidates: int
+    ranked: list[Scored]
+    checked: PremiseCheck
+    censors: list[ScoredCensor]
+
+
 async def build(
     session: AsyncSession,
     engine: ContextEngine,
@@ -166,12 +140,48 @@ async def build(
     parent_id: uuid.UUID | None = None,
 ) -> Build:
     """Build the context for one input, store it, and record its metrics."""
-    clock, settings = Clock(), engine.settings
+    clock = Clock()
     search = SearchRepository(session, engine.corpus)
     gathered = await gather(session, engine, tenant, request, search, clock)
-    agent, vector = gathered.agent, gathered.embedding.vector
+    agent = gathered.agent
     encoding = engine.providers.tokens.encoding_for_model(request.model or agent.model)
     clock.lap("embed")
+    chosen = await _select(session, engine, request, gathered, search, clock)
+    tokens = engine.providers.tokens.bound(encoding)
+    assembly, learned = _compose(tokens, engine.settings, gathered, chosen)
+    clock.lap("assemble")
+    found = None
+    if chosen.window and request.session_id and learned:
+        text, count, learned = learnings.attach(tokens, assembly.text, assembly.tokens, learned)
+        # The history takes what the context, counted exactly, left of available; the evicted
+        # messages the input clearly refers to come back into the context.
+        found = await conversation.history(
+            session,
+            tokens,
+            agent.id,
+            request.session_id,
+            chosen.window,
+            conversation.ForInput(text, count, gathered.words.terms, gathered.embedding.vector),
+            settings=engine.settings,
+            clock=clock,
+        )
+    built = Built(
+        uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, chosen.choice, chosen.plan,
+        encoding, chosen.candidates, assembly, gathered.embedding, found, learned, chosen.checked,
+    )  # fmt: skip
+    return await _store(session, engine, tenant, request, built, clock)
+
+
+async def _select(
+    session: AsyncSession,
+    engine: ContextEngine,
+    request: ContextBuildRequest,
+    gathered: Gathered,
+    search: SearchRepository,
+    clock: Clock,
+) -> Selection:
+    """Frame, budget, search, rank, links, premises and constraints."""
+    settings, agent, vector = engine.settings, gathered.agent, gathered.embedding.vector
     choice = await choose_frame(engine, agent, request.input, vector, request.frame)
     window = resolve_window(request, AgentWindow(agent.name, agent.default_window), settings.window)
     plan = (
@@ -192,64 +202,62 @@ async def build(
     )
     clock.lap("search")
     now = request.now or utcnow()
-    ranked = rank(
-        candidates, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
-    )
+
+    def ranking(found: list[Candidate]) -> list[Scored]:
+        return rank(
+            found, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
+        )
+
+    ranked = ranking(candidates)
     clock.lap("rank")
-    ranked = await links.with_ties(
-        search,
-        settings,
-        ranked,
-        links.Inputs(gathered.spec, engine.providers.anchors.find(request.input), vector, rescore),
-        lambda tied: rank(
-            tied, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
-        ),
-    )
+    anchors = engine.providers.anchors.find(request.input)
+    inputs = links.Inputs(gathered.spec, anchors, vector, rescore)
+    ranked = await links.with_ties(search, settings, ranked, inputs, ranking)
     clock.lap("links")
     checked = await premises.check(session, settings, gathered.spec, request.input, ranked)
     clock.lap("premises")
     censors = choose_censors(gathered.standing.censors, vector, gathered.words.terms, choice.frame)
-    tokens, rules = engine.providers.tokens.bound(encoding), Rules.of(settings)
+    return Selection(choice, window, plan, len(candidates), ranked, checked, censors)
+
+
+def _compose(
+    tokens: Tokens, settings: ContextSettings, gathered: Gathered, chosen: Selection
+) -> tuple[Assembly, Learnings | None]:
+    """Past Learnings (with a window) first, then the layers filled without what they show,
+    and the premises' note at the end."""
+    rules, plan, checked = Rules.of(settings), chosen.plan, chosen.checked
     learned = None
-    if window:  # Past Learnings first: the layers fill without what they show
+    if chosen.window:  # Past Learnings first: the layers fill without what they show
         learned = learnings.choose(
-            tokens, ranked, rules.gate, rules.duplicate_similarity,
-            learnings_share(window, plan.total), gathered.standing.notes, settings.learnings_max,
+            tokens, chosen.ranked, rules.gate, rules.duplicate_similarity,
+            learnings_share(chosen.window, plan.total), gathered.standing.notes,
+            settings.learnings_max,
         )  # fmt: skip
     assembly = assemble(
         tokens,
         plan.total - premises.reserve(tokens, checked, plan.total),  # the note's room
-        _fixed_content(gathered, choice, [s.censor for s in censors if s.chosen]),
-        ranked,
+        _fixed_content(gathered, chosen.choice, [s.censor for s in chosen.censors if s.chosen]),
+        chosen.ranked,
         flexible_scale=plan.flexible_scale,
         rules=rules,
-        censors=censors,
+        censors=chosen.censors,
         reserved=learned.ids() if learned else frozenset(),
     )
     text, count, checked = premises.attach(
         tokens, assembly.text, assembly.tokens, checked, plan.total
     )
-    assembly = replace(assembly, text=text, tokens=count)
-    clock.lap("assemble")
-    found = None
-    if window and request.session_id and learned:
-        text, count, learned = learnings.attach(tokens, assembly.text, assembly.tokens, learned)
-        # The history takes what the context, counted exactly, left of available; the evicted
-        # messages the input clearly refers to come back into the context.
-        found = await conversation.history(
-            session,
-            tokens,
-            agent.id,
-            request.session_id,
-            window,
-            conversation.ForInput(text, count, gathered.words.terms, vector),
-            settings=settings,
-            clock=clock,
-        )
-    built = Built(
-        uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, choice, plan, encoding,
-        len(candidates), assembly, gathered.embedding, found, learned, checked,
-    )  # fmt: skip
+    return replace(assembly, text=text, tokens=count), learned
+
+
+async def _store(
+    session: AsyncSession,
+    engine: ContextEngine,
+    tenant: Tenant,
+    request: ContextBuildRequest,
+    built: Built,
+    clock: Clock,
+) -> Build:
+    """The manifest encoded once, stored, and sent with the store's time; the metrics."""
     stored = manifest(built, clock.so_far(), request.manifest)
     document = stored.model_dump_json()  # encoded once: stored, and sent with the store's time
     await storing.store(session, tenant, request, built, document, stored.relevance)
@@ -257,7 +265,7 @@ async def build(
     # The stored manifest has every stage but its own storing; the response has that too.
     timings = clock.so_far()
     response = stored.model_copy(update={"timings_ms": timings})
-    metrics.observe_build(response, assembly, first=not engine.served_first_build)
+    metrics.observe_build(response, built.assembly, first=not engine.served_first_build)
     engine.served_first_build = True
     return Build(response, built.item_ids(), storing.with_timings(document, timings))
 

@@ -27,8 +27,8 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
-from app.context.censor_cache import CensorCache
 from app.context.models import ContextBuild
+from app.context.selection.censor_cache import CensorCache
 from app.context.types import Censor, Standing
 from app.core.time import utcnow
 from app.core.vector import VectorType

@@ -5,9 +5,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from app.context import feedback, refresh, service
-from app.context.dependencies import Engine
-from app.context.followup_schemas import (
+from app.context import service
+from app.context.engine import Engine
+from app.context.followups import feedback, refresh
+from app.context.followups.schemas import (
     ContextExpandRequest,
     ContextFeedback,
     ContextFeedbackResponse,

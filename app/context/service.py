@@ -10,11 +10,7 @@ from app.agents.service import get_agent
 from app.context import pipeline
 from app.context.engine import ContextEngine
 from app.context.repository import ContextRepository
-from app.context.schemas import (
-    ContextBuildList,
-    ContextBuildRequest,
-    ContextBuildSummary,
-)
+from app.context.schemas import ContextBuildList, ContextBuildRequest, ContextBuildSummary
 from app.core.cursor import decode_id_position, encode_position
 from app.core.errors import NotFound
 from app.tenants.models import Tenant

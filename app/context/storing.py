@@ -10,10 +10,10 @@ from collections.abc import Mapping
 import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.context.manifest import Built
 from app.context.models import ContextBuild
 from app.context.repository import ContextRepository
 from app.context.schemas import ContextBuildRequest
+from app.context.text.manifest import Built
 from app.tenants.models import Tenant
 
 # The key of the stages' timings in a build's JSON: a top-level field after every field that

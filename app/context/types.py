@@ -159,7 +159,7 @@ class Included:
     detail: Detail
     tokens: int  # of its line, newline included
     line: str
-    reason: "Admission" = "meaning"  # what let it in (`app.context.gate`)
+    reason: "Admission" = "meaning"  # what let it in (`app.context.selection.gate`)
 
 
 @dataclass(frozen=True)

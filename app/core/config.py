@@ -52,7 +52,8 @@ class EmbeddingSettings(BaseModel):
     models_dir: Path | None = None
     # A second, stronger local model (all-mpnet-base-v2): the worker gives every memory its
     # vector too, after the first; a build finds candidates by it as well (an exact scan, on
-    # agents up to exact_search_max_memories) and judges them by it (app/context/search.py).
+    # agents up to exact_search_max_memories) and judges them by it
+    # (app/context/retrieval/search.py).
     # Unset: one model does both, and the second vectors are dropped at the next start.
     rescore_model: str | None = None
 
@@ -280,7 +281,7 @@ class EffortSettings(BaseModel):
 
 
 class LinkSettings(BaseModel):
-    """Associative recall (`app.context.links`): the memories that share a name or a rare
+    """Associative recall (`app.context.retrieval.links`): the memories that share a name or a rare
     term (an anchor) with a build's strongest hits, or with its input, come in as candidates."""
 
     # The strongest admitted hits whose anchors spread; 0: no associative recall.
@@ -318,7 +319,7 @@ class ContextSettings(BaseModel):
     # Neighbours are parts of the hit's own conversation: while it lasted, or at most this long
     # before or after it.
     neighbour_gap_minutes: float = Field(default=30.0, gt=0)
-    # The relevance gate (`app.context.gate`): a memory is in by its meaning when at least
+    # The relevance gate (`app.context.selection.gate`): a memory is in by its meaning when at least
     # `similarity_share` as similar as the build's best and `min_similarity`; by its words when
     # it holds more than `min_word_share` of the best word match; or when it stands out
     # `standout_sigmas` above the other candidates of its kind.
@@ -335,12 +336,12 @@ class ContextSettings(BaseModel):
     # With a session: at most this many learnings in "Past Learnings" (seed 001: up to 5).
     learnings_max: int = Field(default=5, ge=0, le=50)
     # With a session: at most this many evicted messages the input clearly refers to come back
-    # into the context (`app.context.recall`); 0: none.
+    # into the context (`app.context.history.recall`); 0: none.
     recall_max: int = Field(default=3, ge=0, le=20)
     # ...and an evicted message comes back by its meaning when its vector is at least this
     # similar to the input's (stricter than `min_similarity`: it costs the history room).
     recall_min_similarity: float = Field(default=0.55, ge=0, le=1)
-    # The premise check (`app.context.premises`): what the input takes for granted, held
+    # The premise check (`app.context.premises.check`): what the input takes for granted, held
     # against the memories found; a premise they do not bear out is in the manifest and noted.
     premise_check: bool = True
     # A memory at least this similar to the input that says a premise's event bears it out,

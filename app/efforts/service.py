@@ -18,7 +18,6 @@ from app.core.job_models import Task
 from app.core.jobs import JobRepository
 from app.core.time import utcnow
 from app.core.vector import Embedding
-from app.efforts.context import view
 from app.efforts.models import SessionEffort
 from app.efforts.repository import EffortRepository
 from app.efforts.schemas import (
@@ -32,7 +31,7 @@ from app.efforts.schemas import (
     SummaryMethod,
 )
 from app.efforts.search import fuse
-from app.efforts.working import placement
+from app.efforts.working import placement, view
 from app.providers.embeddings import GuardedEmbedder
 from app.providers.errors import ProviderError
 from app.sessions.models import ConversationSession

@@ -3,7 +3,7 @@ and the history manifest of the latest build made with it: pure, no I/O."""
 
 from dataclasses import dataclass
 
-from app.context.history_schemas import HistoryRead
+from app.context.history.schemas import HistoryRead
 from app.efforts.schemas import EffortRead
 from app.sessions.schemas import MessageRead, SessionRead
 

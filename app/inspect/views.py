@@ -7,7 +7,8 @@ from datetime import datetime
 
 from pydantic import JsonValue
 
-from app.context.schemas import ContextBuildResponse, ContextItem, GateRead, LeftOut, ScoreParts
+from app.context.schemas import ContextBuildResponse
+from app.context.text.schemas import ContextItem, GateRead, LeftOut, ScoreParts
 from app.inspect.repository import BuildRow
 from app.memories.schemas import MemoryRead
 from app.retention.history import HistoryEvent

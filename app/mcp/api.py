@@ -9,7 +9,7 @@ import httpx
 from pydantic import BaseModel, JsonValue
 
 from app.agents.schemas import AgentRead
-from app.context.followup_schemas import ContextFeedbackResponse
+from app.context.followups.schemas import ContextFeedbackResponse
 from app.context.schemas import ContextBuildList, ContextBuildResponse
 from app.memories.schemas import MemoryPage, MemoryRead, WrittenMemory
 from app.sessions.schemas import MessageBatchRead

@@ -4,8 +4,9 @@ import uuid
 
 from pydantic import BaseModel, Field, JsonValue
 
-from app.context.history_schemas import ChatMessageRead
-from app.context.schemas import ContextBuildResponse, ContextItem
+from app.context.history.schemas import ChatMessageRead
+from app.context.schemas import ContextBuildResponse
+from app.context.text.schemas import ContextItem
 from app.memories.schemas import MemoryPage, MemoryRead, WrittenMemory
 from app.sessions.schemas import MessageBatchRead
 

@@ -11,9 +11,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from app.agents.schemas import AgentRead, Identity
-from app.context.followup_schemas import ContextFeedbackResponse
-from app.context.history_schemas import ContextWindow
+from app.agents.schemas import AgentRead, ContextWindow, Identity
+from app.context.followups.schemas import ContextFeedbackResponse
 from app.context.schemas import AgentRef, SessionId
 from app.context.types import FlexibleKind
 from app.mcp.api import ApiError, JsonBody, Params, ServiceApi

@@ -13,9 +13,9 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.context.followups.scrub import ErasedMemory, scrub, shown_blocks
 from app.context.repository import ContextRepository
 from app.context.schemas import ContextBuildResponse
-from app.context.scrub import ErasedMemory, scrub, shown_blocks
 from app.core.errors import Conflict, Gone, NotFound
 from app.core.idempotency import IdempotencyRepository, erased_response
 from app.core.time import utcnow

@@ -62,7 +62,8 @@ class Memory(Base):
             postgresql_using="gin",
             postgresql_with={"fastupdate": "off"},
         ),
-        # The memories that share an anchor with a build's strongest hits (`app.context.links`).
+        # The memories that share an anchor with a build's strongest hits
+        # (`app.context.retrieval.links`).
         Index(
             "ix_memory_agent_anchors",
             "agent_id",

@@ -11,12 +11,12 @@ from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
-from app.context.history import StoredCost
-from app.context.search_sql import ANY_WORD
+from app.context.history.selection import StoredCost
+from app.context.retrieval.search_sql import ANY_WORD
 from app.core.vector import Embedding, VectorType
 from app.sessions.models import ConversationSession, SessionMessage
 
-# A message holds at least :least (1 or 2, `app.context.recall.words_needed`) of the input's
+# A message holds at least :least (1 or 2, `app.context.history.recall.words_needed`) of the input's
 # words: any one of them, or both words of some pair; so the (session, words) GIN index finds
 # exactly the messages that qualify, with no count to check on each row it returns.
 _AT_LEAST = (
@@ -150,7 +150,8 @@ class SessionRepository:
 
     async def ends(self, session_id: uuid.UUID, *, first: int, last_from: int) -> list[ReadMessage]:
         """The session's first `first` messages and those from seq `last_from` on, in
-        conversation order: all a history selection can use (`app.context.history.read_from`)."""
+        conversation order: all a history selection can use
+        (`app.context.history.selection.read_from`)."""
         m = SessionMessage
         rows = await self.session.execute(
             select(m.seq, m.role, m.content, m.name, m.tool_call_id, m.tokens)

@@ -11,8 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.service import get_agent
 from app.context.engine import ContextEngine
-from app.context.parts import score_parts
-from app.context.search import SearchRepository
+from app.context.retrieval.search import SearchRepository
+from app.context.text.parts import score_parts
 from app.context.types import FLEXIBLE_KINDS, Admission, FlexibleKind, Scored
 from app.core.errors import InvalidInput
 from app.tenants.models import Tenant

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Query
 
 from app.agents.schemas import AgentName
-from app.context.dependencies import Engine
+from app.context.engine import Engine
 from app.context.types import FlexibleKind
 from app.core.bodies import JsonBodyRoute
 from app.core.db import DbSession

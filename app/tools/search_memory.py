@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-from app.context.search import SearchRepository
+from app.context.retrieval.search import SearchRepository
 from app.context.types import FLEXIBLE_KINDS, FlexibleKind
 from app.core.fields import NoNul, RequestBody, WholeNumber
 from app.sessions.schemas import SESSION_NAME_PATTERN

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.context.engine import ContextEngine
-from app.context.input_embedding import embed_input
-from app.context.periods import Period, mentioned_period
-from app.context.search import SearchRepository
-from app.context.search_sql import SearchSpec, WordHits
+from app.context.retrieval.input_embedding import embed_input
+from app.context.retrieval.periods import Period, mentioned_period
+from app.context.retrieval.search import SearchRepository
+from app.context.retrieval.search_sql import SearchSpec, WordHits
 from app.context.types import FlexibleKind, Vector
 from app.core.time import utcnow
 from app.tenants.models import Tenant

@@ -5,14 +5,14 @@ returns a `Section`, best first."""
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.agents.schemas import ContextWindow
 from app.context.engine import ContextEngine
-from app.context.fill import Rules
-from app.context.gate import admissions
-from app.context.history_schemas import ContextWindow
-from app.context.ranking import rank
-from app.context.recall import words_needed
-from app.context.search import SearchRepository
-from app.context.search_sql import Neighbours
+from app.context.history.recall import words_needed
+from app.context.retrieval.search import SearchRepository
+from app.context.retrieval.search_sql import Neighbours
+from app.context.selection.fill import Rules
+from app.context.selection.gate import admissions
+from app.context.selection.ranking import rank
 from app.context.types import Admission, Candidate, Frame, Scored
 from app.efforts.repository import EffortRepository
 from app.efforts.service import Where, search_efforts

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from app.context.ranking import rank
-from app.context.render import FixedContent
+from app.context.selection.ranking import rank
+from app.context.text.render import FixedContent
 from app.context.types import Candidate, Censor, FlexibleKind, Frame, Scored
 from app.core.config import ContextSettings
 

@@ -1,6 +1,6 @@
 """The budget plan: where the total comes from, and how much a short input needs."""
 
-from app.context.budget import complexity, fixed_cap, flexible_shares, plan_budget
+from app.context.selection.budget import complexity, fixed_cap, flexible_shares, plan_budget
 
 
 def test_total_is_request_else_frame_else_agent() -> None:

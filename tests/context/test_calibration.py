@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.context.calibration import calibrate
+from app.context.text.calibration import calibrate
 
 
 def test_numbers_of_a_small_set() -> None:

@@ -4,7 +4,7 @@ import uuid
 
 import numpy as np
 
-from app.context.constraints import choose_censors
+from app.context.selection.constraints import choose_censors
 from app.context.types import Censor
 from tests.context.builders import FRAME
 

@@ -3,7 +3,7 @@ counts, for a minute, for a bounded number of agents."""
 
 import uuid
 
-from app.context.corpus import CorpusStats
+from app.context.retrieval.corpus import CorpusStats
 
 
 class Clock:

@@ -1,9 +1,9 @@
 """Filling the memory layers: detail levels, the summary share, what is left out and why, and a
 layer's unused share going to the others. No database: the target model's tokenizer only."""
 
-from app.context.fill import Rules
-from app.context.gate import Gate
 from app.context.pipeline import assemble
+from app.context.selection.fill import Rules
+from app.context.selection.gate import Gate
 from app.providers.tokenizer import TokenCounter
 from tests.context.builders import candidate, content, ranked_by_settings
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from pydantic import JsonValue
 
-from app.context.frame_catalogue import BUILTIN_FRAMES
-from app.context.frames import (
+from app.context.frames.catalogue import BUILTIN_FRAMES
+from app.context.frames.choice import (
     FrameSelector,
     cue_matches,
     effective_frames,

@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from app.context.gate import Gate, admissions
+from app.context.selection.gate import Gate, admissions
 from app.context.types import Candidate
 from tests.context.builders import candidate, ranked_by_settings
 

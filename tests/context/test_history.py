@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.history import (
+from app.context.history.selection import (
     HistoryMessage,
     StoredCost,
     budget_passed_at,

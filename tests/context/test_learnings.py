@@ -5,12 +5,12 @@ history chosen in what it leaves never exceed available. No database: the tokeni
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.context import learnings
-from app.context.gate import Gate
-from app.context.history import HistoryMessage, select_history
+from app.context.history import learnings
+from app.context.history.selection import HistoryMessage, select_history
+from app.context.history.window import learnings_share, memory_share
 from app.context.pipeline import assemble
+from app.context.selection.gate import Gate
 from app.context.types import FlexibleKind
-from app.context.window import learnings_share, memory_share
 from app.core.config import WindowSettings
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 from tests.context.builders import KINDS, candidate, content, ranked_by_settings

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.context.pipeline import assemble
-from app.context.premise_repository import RetiredFact
-from app.context.premises import Flagged, PremiseCheck, attach, judge, reserve, retired_flag
-from app.context.presuppositions import Premise, presuppositions
+from app.context.premises.check import Flagged, PremiseCheck, attach, judge, reserve, retired_flag
+from app.context.premises.presuppositions import Premise, presuppositions
+from app.context.premises.repository import RetiredFact
 from app.context.types import Scored
 from app.providers.tokenizer import ENCODINGS, TokenCounter
 from tests.context.builders import candidate, content, ranked_by_settings

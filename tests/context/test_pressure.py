@@ -1,7 +1,7 @@
 """Refresh's token pressure with a session: the build's context, the messages it sent and those
 appended since against available. Pure."""
 
-from app.context.pressure import encoding_of, history_pressure
+from app.context.history.pressure import encoding_of, history_pressure
 
 
 def test_without_an_appended_message_there_is_no_pressure() -> None:

@@ -4,9 +4,9 @@ import dataclasses
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from app.context.budget import neighbour_hits
-from app.context.frame_catalogue import BUILTIN_FRAMES
-from app.context.ranking import rank
+from app.context.frames.catalogue import BUILTIN_FRAMES
+from app.context.selection.budget import neighbour_hits
+from app.context.selection.ranking import rank
 from app.context.types import Candidate, Frame, Scored
 from app.core.config import ContextSettings
 

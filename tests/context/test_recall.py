@@ -8,8 +8,7 @@ from datetime import UTC, datetime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.history import HistoryMessage, select_history
-from app.context.recall import (
+from app.context.history.recall import (
     RECALL_HEADER,
     RecallHit,
     fit_recalled,
@@ -18,6 +17,7 @@ from app.context.recall import (
     with_recalled,
     words_needed,
 )
+from app.context.history.selection import HistoryMessage, select_history
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 from tests.context.test_history import sessions, words
 

@@ -5,7 +5,7 @@ import uuid
 from dataclasses import replace
 
 from app.context.pipeline import assemble
-from app.context.render import fit_fixed
+from app.context.text.render import fit_fixed
 from app.context.types import Censor
 from app.providers.tokenizer import TokenCounter
 from tests.context.builders import FRAME, candidate, content, ranked_by_settings

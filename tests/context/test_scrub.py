@@ -4,8 +4,8 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from app.context.followups.scrub import ERASED_NOTE, ErasedMemory, scrub, shown_blocks
 from app.context.schemas import ContextBuildResponse
-from app.context.scrub import ERASED_NOTE, ErasedMemory, scrub, shown_blocks
 
 ERASED_AT = datetime(2026, 11, 27, 9, 30, tzinfo=UTC)
 PARTS = dict.fromkeys(

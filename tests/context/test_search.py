@@ -11,9 +11,9 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.agents.repository import AgentRepository
-from app.context.corpus import CorpusStats
-from app.context.search import SearchRepository
-from app.context.search_sql import Neighbours, SearchSpec
+from app.context.retrieval.corpus import CorpusStats
+from app.context.retrieval.search import SearchRepository
+from app.context.retrieval.search_sql import Neighbours, SearchSpec
 from app.context.types import Candidate, Vector
 from app.core.worker import Worker
 from app.providers.container import Providers

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.history import HistoryMessage, select_history
-from app.context.summaries import (
+from app.context.history.selection import HistoryMessage, select_history
+from app.context.history.summaries import (
     SpanSummary,
     as_message,
     first_kept_after_sinks,

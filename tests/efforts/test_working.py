@@ -6,18 +6,17 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.history import HistoryMessage
-from app.core.config import EffortSettings, WindowSettings
-from app.efforts.context import choose
-from app.efforts.repository import WorkingRow
-from app.efforts.working import (
+from app.context.history.efforts import (
     EFFORTS_HEADER,
     MEMORY_HEADER,
-    EffortView,
+    choose,
     effort_line,
     fit_efforts,
-    placement,
 )
+from app.context.history.selection import HistoryMessage
+from app.core.config import EffortSettings, WindowSettings
+from app.efforts.repository import WorkingRow
+from app.efforts.working import EffortView, placement
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 from tests.context.test_history import sessions, words
 

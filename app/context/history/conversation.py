@@ -1,0 +1,268 @@
+"""The history step of a build with a session: the session's messages read (only those a
+selection can use), selected on a thread (`history.py`), the evicted messages the input clearly
+refers to recalled into the context (`recall.py`), and accounted for the manifest.
+
+Then the summaries of evicted spans go before the kept messages, inside the same budget
+(`summaries.py`): made in the background, only read here, in one statement.
+"""
+
+import asyncio
+import uuid
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.context.history.efforts import working_history
+from app.context.history.recall import Found, Recall, RecallHit, recall_into, words_needed
+from app.context.history.selection import (
+    HistoryChoice,
+    HistoryMessage,
+    StoredCost,
+    budget_passed_at,
+    reach,
+    read_from,
+    select_history,
+)
+from app.context.history.summaries import (
+    SpanSummary,
+    first_kept_after_sinks,
+    place,
+    reserve,
+    wants_summaries,
+)
+from app.context.history.window import available
+from app.context.types import Tokens, Vector
+from app.core.clock import Clock
+from app.core.config import ContextSettings, WindowSettings
+from app.efforts.repository import EffortRepository
+from app.providers.tokenizer import BoundTokens
+from app.sessions.models import ConversationSession
+from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
+from app.sessions.summary_repository import SummaryRepository
+
+_NONE = HistoryChoice(kept=(), sinks=0, fresh_tail=0, tokens=0)
+# The first page of stored costs a build reads: the fresh tail and as many messages as the
+# budget holds at this many tokens each (the next pages are twice the last).
+PAGE_MESSAGE_TOKENS = 64
+
+
+@dataclass(frozen=True)
+class History:
+    """A session's history as a build chose it, within `budget` chat tokens: the messages
+    kept, the summaries placed before them (with their chat tokens), and the context's whole
+    text with the messages it recalled."""
+
+    session_id: str
+    in_session: int
+    window: WindowSettings
+    budget: int
+    choice: HistoryChoice
+    recall: Recall
+    summaries: tuple[SpanSummary, ...] = ()
+    summary_tokens: tuple[int, ...] = ()
+    # The long messages' own summaries the selection could use, by seq.
+    short: Mapping[int, str] = field(default_factory=dict)
+    # With efforts: how each was shown (`app.context.history.efforts`); the manifest's `efforts`.
+    efforts: Mapping[str, object] | None = None
+
+    @property
+    def tokens(self) -> int:
+        """Of `messages` as a chat request: the kept messages and the summaries."""
+        return self.choice.tokens + sum(self.summary_tokens)
+
+
+@dataclass(frozen=True)
+class ForInput:
+    """What the history is chosen around: the memory context (its text and tokens), the
+    input's words as PostgreSQL stems them and its vector (None: the embedder did not answer)."""
+
+    context: str
+    tokens: int
+    words: Collection[str]
+    vector: Vector | None = None
+
+
+async def history(
+    session: AsyncSession,
+    tokens: Tokens,
+    agent_id: uuid.UUID,
+    session_id: str,
+    window: WindowSettings,
+    built: ForInput,
+    *,
+    settings: ContextSettings,
+    clock: Clock,
+) -> History:
+    """The messages of the agent's session that fit what the context left of available, at
+    most `settings.recall_max` evicted ones the input clearly refers to, and the summaries of
+    evicted spans; none for a session that has no message yet (its first message creates it:
+    building before is no error)."""
+    repository = SessionRepository(session)
+    found_session = await EffortRepository(session).session_with_efforts(agent_id, session_id)
+    budget = available(window) - built.tokens
+    unchanged = Recall(built.context, built.tokens)
+    if found_session is None:
+        return History(session_id, 0, window, budget, _NONE, unchanged)
+    conversation, had_efforts = found_session
+    context, room = (built.context, built.tokens), available(window)
+    worked = None
+    if had_efforts:  # a session with efforts: its working memory
+        worked = await working_history(
+            session, tokens, conversation, window, context, room, settings.efforts
+        )
+    if worked is not None:
+        clock.lap("efforts")
+        return History(
+            session_id, conversation.message_count, window, room - worked.tokens,
+            worked.choice, Recall(worked.text, worked.tokens), efforts=worked.read,
+        )  # fmt: skip
+    long = settings.summaries.long_message_tokens
+    summaries = SummaryRepository(session)
+    choice, short = await _select(repository, summaries, conversation, tokens, window, budget, long)
+    clock.lap("history")
+    count = conversation.message_count
+    found = History(session_id, count, window, budget, choice, unchanged, short=short)
+    searchable = built.words or built.vector is not None
+    if settings.recall_max and searchable and found.in_session > len(choice.kept):
+        found = await _recall(repository, conversation.id, tokens, found, built, settings)
+        clock.lap("recall")
+    if wants_summaries(found.choice, found.in_session):
+        found = await _summaries(summaries, conversation.id, tokens, found, settings)
+        clock.lap("summaries")
+    return found
+
+
+async def _summaries(
+    repository: SummaryRepository,
+    conversation_id: uuid.UUID,
+    tokens: Tokens,
+    found: History,
+    settings: ContextSettings,
+) -> History:
+    """The coarsest summaries of the evicted messages before the first one kept, newest first
+    while they fit, in the summaries' share of the budget and what the messages leave."""
+    share = settings.summaries.share
+    shrunk = await asyncio.to_thread(reserve, tokens, found.choice, found.budget, share)
+    before = first_kept_after_sinks(shrunk, found.in_session)
+    rows = await repository.covering(conversation_id, before)
+    if not rows:
+        return found
+    summaries = [
+        SpanSummary(r.depth, r.first_seq, r.last_seq, r.messages, r.content, tuple(r.quoted_seqs))
+        for r in rows
+    ]
+    placed = await asyncio.to_thread(place, tokens, found.choice, shrunk, summaries, found.budget)
+    return replace(
+        found,
+        choice=placed.choice,
+        summaries=placed.summaries,
+        summary_tokens=placed.summary_tokens,
+    )
+
+
+async def _select(
+    repository: SessionRepository,
+    summaries: SummaryRepository,
+    conversation: ConversationSession,
+    tokens: Tokens,
+    window: WindowSettings,
+    budget: int,
+    long: int,
+) -> tuple[HistoryChoice, dict[int, str]]:
+    """The selection, and the summaries of their own of the long assistant and tool messages
+    it read (one more statement, only when there are such messages)."""
+    last_from = await _read_from(repository, conversation, tokens, window, budget, long)
+    rows = await repository.ends(conversation.id, first=window.sinks, last_from=last_from)
+    messages = [
+        HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id) for row in rows
+    ]
+    longs = [r.seq for r in rows if long and r.role in ("assistant", "tool") and r.tokens > long]
+    short = await summaries.short_forms(conversation.id, longs) if longs else {}
+    # Tokenizing a long session is CPU work: off the event loop.
+    choice = await asyncio.to_thread(
+        select_history,
+        tokens,
+        messages,
+        budget,
+        sinks=window.sinks,
+        fresh_tail=window.fresh_tail,
+        short=short,
+    )
+    return choice, short
+
+
+async def _read_from(
+    repository: SessionRepository,
+    conversation: ConversationSession,
+    tokens: Tokens,
+    window: WindowSettings,
+    budget: int,
+    long: int,
+) -> int:
+    """How far back a selection can keep messages, as their stored token counts say: read
+    newest first, a page at a time (each twice the last), until one passes the budget or the
+    `reach` of any selection is read. A build usually reads one page of a long session's costs,
+    not the thousand a budget of cheap messages could reach."""
+    count = conversation.message_count
+    oldest = max(window.sinks, count - reach(budget, window.fresh_tail))
+    scale = _stored_scale(tokens)
+    stored: list[StoredCost] = []
+    start, page = count, window.fresh_tail + budget // PAGE_MESSAGE_TOKENS + 1
+    while start > oldest:
+        older = max(oldest, start - page)
+        stored[:0] = await repository.stored_costs(conversation.id, older, before=start)
+        start, page = older, 2 * page
+        if budget_passed_at(stored, budget, long=long, scale=scale) is not None:
+            break
+    return read_from(stored, budget, fresh_tail=window.fresh_tail, long=long, scale=scale)
+
+
+def _stored_scale(tokens: Tokens) -> float:
+    """How a message's stored tokens (the default encoding's) bound its tokens in the build's:
+    exactly in the same encoding; in another, read twice as far back as they say."""
+    if isinstance(tokens, BoundTokens) and tokens.encoding == tokens.counter.default_encoding:
+        return 1.0
+    return 0.5
+
+
+async def _recall(
+    repository: SessionRepository,
+    conversation_id: uuid.UUID,
+    tokens: Tokens,
+    found: History,
+    built: ForInput,
+    settings: ContextSettings,
+) -> History:
+    """The evicted messages (not sinks, older than the first kept after them) that the input
+    clearly refers to, by words or meaning, those that fit whole with the context, and the
+    history chosen again around them (`recall.recall_into`)."""
+    choice, window = found.choice, found.window
+    after_sinks = choice.kept[choice.sinks :]
+    before = after_sinks[0].seq if after_sinks else found.in_session
+    query = RecallQuery(
+        sorted(built.words),
+        words_needed(len(built.words)),
+        built.vector,
+        settings.recall_min_similarity,
+    )
+    rows = await repository.recall(
+        conversation_id, query, seqs=range(window.sinks, before), limit=settings.recall_max
+    )
+    if not rows:
+        return found
+    hits = [_hit(row) for row in rows]
+    # Counting the whole context again and choosing the history again is CPU work: a thread.
+    recall, again = await asyncio.to_thread(
+        recall_into, tokens, built.context, built.tokens, hits, choice, available(window)
+    )
+    budget = available(window) - recall.tokens
+    return History(found.session_id, found.in_session, window, budget, again, recall)
+
+
+def _hit(row: FoundMessage) -> RecallHit:
+    by: Found = (
+        "both" if row.by_words and row.by_meaning else "words" if row.by_words else "meaning"
+    )
+    message = HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id)
+    return RecallHit(message, row.created_at, row.score, by, row.similarity)
