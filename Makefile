@@ -53,6 +53,7 @@ client-models: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check app tests alembic bench clients examples
 	$(BIN)/ruff format --check app tests alembic bench clients examples
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	$(BIN)/mypy app tests alembic bench clients/python examples

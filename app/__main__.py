@@ -169,6 +169,7 @@ def _openapi(settings: Settings, output: Path) -> None:
 
 
 def _mcp(settings: Settings, args: argparse.Namespace) -> int:
+    from app.main import create_app
     from app.mcp.stdio import MissingKey, log_to_stderr, serve_local, serve_remote
 
     log_to_stderr()
@@ -184,7 +185,7 @@ def _mcp(settings: Settings, args: argparse.Namespace) -> int:
     code = 0
     # The service's lifespan runs task groups: the error comes out in a group.
     try:
-        asyncio.run(serve_local(settings, args.api_key))
+        asyncio.run(serve_local(settings, args.api_key, create_app))
     except* MissingKey as missing:
         print(missing.exceptions[0], file=sys.stderr)
         code = 2

@@ -11,12 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import (
     BreakerSettings,
-    ContextSettings,
     EmbeddingSettings,
     LlmSettings,
     Settings,
     WorkerSettings,
 )
+from app.core.context_config import ContextSettings
 from app.core.db import Database
 from app.core.worker import Worker
 from app.main import attach_runtime, create_app

@@ -6,7 +6,7 @@ from typing import Annotated
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.config import MAX_FRESH_TAIL, MAX_SINKS
+from app.core.context_config import MAX_FRESH_TAIL, MAX_SINKS
 from app.core.cursor import MICROS_PATTERN
 from app.core.fields import Label, Line, RequestBody, Text, WholeNumber
 from app.providers.tokenizer import TargetModel

@@ -11,7 +11,7 @@ from fastapi import Depends, Request
 from app.context.frames.choice import FrameSelector
 from app.context.retrieval.corpus import CorpusStats
 from app.context.selection.censor_cache import CensorCache
-from app.core.config import ContextSettings
+from app.core.context_config import ContextSettings
 from app.providers.container import Providers
 
 

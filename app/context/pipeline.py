@@ -50,18 +50,12 @@ from app.context.text.render import (
     working_memory_text,
 )
 from app.context.text.trim import within_budget
-from app.context.types import (
-    Candidate,
-    Censor,
-    FrameChoice,
-    Scored,
-    Tokens,
-    Vector,
-)
+from app.context.types import Candidate, Censor, FrameChoice, Scored, Vector
 from app.core.clock import Clock
-from app.core.config import ContextSettings, WindowSettings
+from app.core.context_config import ContextSettings, WindowSettings
 from app.core.errors import NotFound
 from app.core.time import utcnow
+from app.providers.tokenizer import Tokens
 from app.tenants.models import Tenant
 
 log = structlog.get_logger(__name__)

@@ -4,7 +4,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,14 +18,6 @@ LeftOutReason = Literal["budget", "score", "duplicate"]
 # the neighbour of a strong hit, from the period the input names, or linked to a strong hit (or
 # the input) by an anchor they share.
 Admission = Literal["meaning", "words", "kind_best", "standout", "neighbour", "period", "linked"]
-
-
-class Tokens(Protocol):
-    """The target model's tokenizer."""
-
-    def count(self, text: str) -> int: ...
-
-    def truncate(self, text: str, max_tokens: int) -> str: ...
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.service import get_agent
-from app.core.config import EffortSettings
+from app.core.context_config import EffortSettings
 from app.core.errors import Conflict, NotFound
 from app.core.job_models import Task
 from app.core.jobs import JobRepository

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.config import EffortSettings
+from app.core.context_config import EffortSettings
 from app.core.job_models import ClaimedJob, ProviderGate
 from app.core.jobs import JobRepository
 from app.efforts.repository import EffortRepository

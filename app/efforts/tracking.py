@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.config import EffortSettings
+from app.core.context_config import EffortSettings
 from app.efforts.repository import EffortRepository
 from app.sessions.models import ConversationSession, SessionMessage
 from app.sessions.repository import SessionRepository

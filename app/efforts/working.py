@@ -23,7 +23,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Literal
 
-from app.core.config import EffortSettings
+from app.core.context_config import EffortSettings
 from app.efforts.models import SessionEffort
 
 Placement = Literal["raw", "summary", "evicted"]

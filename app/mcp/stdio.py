@@ -8,10 +8,11 @@ Standard output carries the protocol: everything else goes to standard error.
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import httpx
 import structlog
+from fastapi import FastAPI
 
 from app.core.config import Settings
 from app.mcp.api import ServiceApi
@@ -47,10 +48,11 @@ async def serve_remote(url: str, api_key: str) -> None:
         await _serve(http)
 
 
-async def serve_local(settings: Settings, api_key: str | None) -> None:
-    """MCP over stdio, with the service running in this process on the configured database."""
-    from app.main import create_app
-
+async def serve_local(
+    settings: Settings, api_key: str | None, create_app: Callable[[Settings], FastAPI]
+) -> None:
+    """MCP over stdio, with the service (`app.main.create_app`, given by the command line)
+    running in this process on the configured database."""
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         key = api_key or _stored_key(settings)

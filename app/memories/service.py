@@ -16,6 +16,7 @@ from app.core.jobs import JobRepository
 from app.core.metrics import FACTS_CONFIRMED, MEMORIES_WRITTEN, observe_fact_writes
 from app.core.time import utcnow
 from app.memories import erasure, lifecycle, records
+from app.memories.cold import ColdStorage
 from app.memories.cursor import decode_cursor, encode_cursor
 from app.memories.duplicates import same_fact
 from app.memories.models import Memory
@@ -33,7 +34,6 @@ from app.memories.schemas import (
 from app.memories.transition_repository import TransitionRepository
 from app.memories.views import to_read
 from app.providers.container import Providers
-from app.retention.repository import ColdStorage
 from app.tenants.models import Tenant
 
 

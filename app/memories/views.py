@@ -3,6 +3,7 @@
 from typing import Literal, cast
 
 from app.core.job_models import Job
+from app.memories.cold import MemoryCold
 from app.memories.models import Memory
 from app.memories.schemas import (
     JobRead,
@@ -13,7 +14,6 @@ from app.memories.schemas import (
     Representations,
     SummaryRepresentation,
 )
-from app.retention.models import MemoryCold
 
 Level = Literal["micro", "summary", "full"]
 

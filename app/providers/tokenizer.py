@@ -6,7 +6,7 @@ import hashlib
 import os
 import uuid
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Protocol
 
 import tiktoken
 from pydantic import AfterValidator, Field
@@ -51,6 +51,14 @@ def _shipped_encoding(model: str) -> str:
 TargetModel = Annotated[
     Text, Field(min_length=1, max_length=100), AfterValidator(_shipped_encoding)
 ]
+
+
+class Tokens(Protocol):
+    """The target model's tokenizer, as the steps of a build use it (`TokenCounter.bound`)."""
+
+    def count(self, text: str) -> int: ...
+
+    def truncate(self, text: str, max_tokens: int) -> str: ...
 
 
 class VocabularyError(RuntimeError):

@@ -1,4 +1,5 @@
-"""What retention keeps: episodes' detail in cold storage, and every change it made and why."""
+"""What retention keeps: every change it made and why, and an agent's limits (the detail it
+moves to cold storage is the memories' own: `app/memories/cold.py`)."""
 
 import uuid
 from datetime import datetime
@@ -19,21 +20,6 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base
-
-
-class MemoryCold(Base):
-    """A memory's record as it was before retention trimmed it: its fields, full text and the
-    full text's token counts. Reads of the memory show these instead of the trimmed ones."""
-
-    __tablename__ = "memory_cold"
-
-    memory_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("memory.id", ondelete="CASCADE"), primary_key=True
-    )
-    fields: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
-    full_text: Mapped[str] = mapped_column(Text)
-    full_tokens: Mapped[dict[str, int]] = mapped_column(JSONB)  # by encoding
-    moved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class RetentionChange(Base):

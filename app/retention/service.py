@@ -15,13 +15,14 @@ from app.core.errors import Conflict
 from app.core.metrics import RETENTION_CHANGES
 from app.core.time import utcnow
 from app.memories import erasure, records
+from app.memories.cold import MemoryCold
 from app.memories.models import Memory
 from app.memories.repository import MemoryRepository
 from app.memories.representations import episode_head
 from app.providers.container import Providers
 from app.retention import policy
 from app.retention.limits import in_force
-from app.retention.models import MemoryCold, RetentionChange
+from app.retention.models import RetentionChange
 from app.retention.repository import RetentionRepository
 from app.retention.schemas import (
     MemoryPressure,

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.context.types import Tokens
 from app.providers.summarizer import SENTENCE, STOPWORDS, WORD
+from app.providers.tokenizer import Tokens
 
 # Besides the summarizer's stopwords, a conversation's fillers.
 _STOPWORDS = STOPWORDS | frozenset(

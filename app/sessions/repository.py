@@ -11,8 +11,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
-from app.context.history.selection import StoredCost
-from app.context.retrieval.search_sql import ANY_WORD
+from app.core.text_search import ANY_WORD
 from app.core.vector import Embedding, VectorType
 from app.sessions.models import ConversationSession, SessionMessage
 
@@ -54,6 +53,16 @@ _RECALL = text(
     "f.score FROM best f JOIN session_message m ON m.id = f.id, q "
     "ORDER BY f.score DESC, m.seq"
 ).bindparams(bindparam("words", type_=ARRAY(String())), bindparam("vector", type_=VectorType()))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCost:
+    """What is known of a message before it is read: its place, role and the tokens of its
+    content as stored (counted in the default encoding when it was appended)."""
+
+    seq: int
+    role: str
+    tokens: int
 
 
 class ReadMessage(NamedTuple):

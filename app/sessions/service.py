@@ -11,7 +11,7 @@ from app.agents.models import Agent
 from app.agents.service import get_agent
 from app.context.repository import ContextRepository
 from app.core.bodies import check_batch_size
-from app.core.config import ContextSettings
+from app.core.context_config import ContextSettings
 from app.core.cursor import decode_position, encode_position
 from app.core.errors import NotFound
 from app.core.jobs import JobRepository

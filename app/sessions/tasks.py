@@ -10,7 +10,7 @@ from datetime import datetime
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.config import ContextSettings
+from app.core.context_config import ContextSettings
 from app.core.job_models import ClaimedJob, ProviderGate
 from app.core.jobs import JobRepository
 from app.providers.errors import ProviderRejected, ProviderUnavailable

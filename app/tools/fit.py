@@ -9,7 +9,7 @@ tokens never pass `max_tokens`.
 
 from collections.abc import Sequence
 
-from app.context.types import Tokens
+from app.providers.tokenizer import Tokens
 from app.tools.types import Fitted, Item, ToolOutput
 
 MIN_CUT = 8  # a shorter cut says too little to be worth the tokens

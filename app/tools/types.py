@@ -8,8 +8,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.context.engine import ContextEngine
-from app.context.types import Tokens
 from app.core.config import ToolSettings
+from app.providers.tokenizer import Tokens
 from app.tenants.models import Tenant
 
 # What a tool's result can refer to; efforts join when they exist.

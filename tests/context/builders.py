@@ -9,7 +9,7 @@ import numpy as np
 from app.context.selection.ranking import rank
 from app.context.text.render import FixedContent
 from app.context.types import Candidate, Censor, FlexibleKind, Frame, Scored
-from app.core.config import ContextSettings
+from app.core.context_config import ContextSettings
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 SETTINGS = ContextSettings()

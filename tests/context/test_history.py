@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 
 from app.context.history.selection import (
     HistoryMessage,
-    StoredCost,
     budget_passed_at,
     reach,
     read_from,
     select_history,
 )
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
+from app.sessions.repository import StoredCost
 
 ROLES = ("user", "assistant", "system", "tool")
 words = st.text(

@@ -11,7 +11,7 @@ from app.context.history.window import learnings_share, memory_share
 from app.context.pipeline import assemble
 from app.context.selection.gate import Gate
 from app.context.types import FlexibleKind
-from app.core.config import WindowSettings
+from app.core.context_config import WindowSettings
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 from tests.context.builders import KINDS, candidate, content, ranked_by_settings
 from tests.context.test_history import sessions, words

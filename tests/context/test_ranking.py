@@ -8,7 +8,7 @@ from app.context.frames.catalogue import BUILTIN_FRAMES
 from app.context.selection.budget import neighbour_hits
 from app.context.selection.ranking import rank
 from app.context.types import Candidate, Frame, Scored
-from app.core.config import ContextSettings
+from app.core.context_config import ContextSettings
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 SETTINGS = ContextSettings()

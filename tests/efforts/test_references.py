@@ -6,7 +6,7 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.config import EffortSettings
+from app.core.context_config import EffortSettings
 from app.core.worker import Worker
 from app.efforts.service import Where, reference
 from app.providers.container import Providers

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from app.core.config import ContextSettings, EffortSettings
+from app.core.context_config import ContextSettings, EffortSettings
 from app.core.worker import Worker
 from app.main import attach_runtime, create_app
 from app.providers.container import Providers

@@ -14,7 +14,7 @@ from app.context.history.efforts import (
     fit_efforts,
 )
 from app.context.history.selection import HistoryMessage
-from app.core.config import EffortSettings, WindowSettings
+from app.core.context_config import EffortSettings, WindowSettings
 from app.efforts.repository import WorkingRow
 from app.efforts.working import EffortView, placement
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter

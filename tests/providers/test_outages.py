@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.config import BreakerSettings, ContextSettings, Settings
+from app.core.config import BreakerSettings, Settings
+from app.core.context_config import ContextSettings
 from app.core.db import Database
 from tests.factories import Tenancy, fact, put_agent, write
 from tests.fake_openai import FakeOpenAI

@@ -12,7 +12,7 @@ from app.context.followups.schemas import (
     ContextFeedbackResponse,
 )
 from app.context.repository import ContextRepository
-from app.core.config import EffortSettings
+from app.core.context_config import EffortSettings
 from app.core.errors import Conflict, NotFound
 from app.core.time import utcnow
 from app.efforts.tracking import refer_in_reply

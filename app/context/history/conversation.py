@@ -18,7 +18,6 @@ from app.context.history.recall import Found, Recall, RecallHit, recall_into, wo
 from app.context.history.selection import (
     HistoryChoice,
     HistoryMessage,
-    StoredCost,
     budget_passed_at,
     reach,
     read_from,
@@ -32,13 +31,13 @@ from app.context.history.summaries import (
     wants_summaries,
 )
 from app.context.history.window import available
-from app.context.types import Tokens, Vector
+from app.context.types import Vector
 from app.core.clock import Clock
-from app.core.config import ContextSettings, WindowSettings
+from app.core.context_config import ContextSettings, WindowSettings
 from app.efforts.repository import EffortRepository
-from app.providers.tokenizer import BoundTokens
+from app.providers.tokenizer import BoundTokens, Tokens
 from app.sessions.models import ConversationSession
-from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
+from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository, StoredCost
 from app.sessions.summary_repository import SummaryRepository
 
 _NONE = HistoryChoice(kept=(), sinks=0, fresh_tail=0, tokens=0)

@@ -22,10 +22,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.context.history.recall import protected_tokens
 from app.context.history.selection import HistoryChoice, HistoryMessage, select_history
 from app.context.text.render import SEPARATOR
-from app.context.types import Tokens
-from app.core.config import EffortSettings, WindowSettings
+from app.core.context_config import EffortSettings, WindowSettings
 from app.efforts.repository import EffortRepository, WorkingRow
 from app.efforts.working import EffortView, Placement, placement, view
+from app.providers.tokenizer import Tokens
 from app.sessions.models import ConversationSession
 
 EFFORTS_HEADER = "## Efforts"

@@ -19,8 +19,9 @@ import numpy as np
 
 from app.context.selection.gate import Gate, admissions
 from app.context.text.render import SEPARATOR
-from app.context.types import Candidate, Detail, Included, Scored, Tokens
+from app.context.types import Candidate, Detail, Included, Scored
 from app.memories.lifecycle import REVIEWED_DECISION
+from app.providers.tokenizer import Tokens
 
 LEARNINGS_HEADER = "## Past Learnings"
 _MIN_ROOM = 4  # no lesson line is shorter: stop looking once less than this is left

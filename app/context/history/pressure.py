@@ -28,8 +28,7 @@ from app.context.history.selection import (
     HistoryMessage,
     message_tokens,
 )
-from app.context.types import Tokens
-from app.providers.tokenizer import ENCODINGS, EncodingName
+from app.providers.tokenizer import ENCODINGS, EncodingName, Tokens
 from app.sessions.repository import SessionRepository
 
 

@@ -40,7 +40,7 @@ from app.context.history.selection import (
     select_history,
 )
 from app.context.text.render import SEPARATOR
-from app.context.types import Tokens
+from app.providers.tokenizer import Tokens
 
 Found = Literal["words", "meaning", "both"]
 

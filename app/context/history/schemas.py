@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.core.config import WindowSettings
+from app.core.context_config import WindowSettings
 from app.efforts.schemas import EffortsUsed
 from app.sessions.schemas import Role
 

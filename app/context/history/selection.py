@@ -17,7 +17,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from app.context.types import Tokens
+from app.providers.tokenizer import Tokens
+from app.sessions.repository import StoredCost
 
 # Per message: <|start|>{role}<|message|>{content}<|end|> around the role's and content's own
 # tokens; per request: the reply's priming, <|start|>assistant<|message|>.
@@ -77,16 +78,6 @@ def reach(budget: int, fresh_tail: int) -> int:
     tail, and more evictable messages than can fit, since each costs at least
     MIN_MESSAGE_TOKENS. A session's messages beyond them are evicted whatever they hold."""
     return fresh_tail + budget // MIN_MESSAGE_TOKENS + 1
-
-
-@dataclass(frozen=True, slots=True)
-class StoredCost:
-    """What is known of a message before it is read: its place, role and the tokens of its
-    content as stored (counted in the default encoding when it was appended)."""
-
-    seq: int
-    role: str
-    tokens: int
 
 
 def read_from(

@@ -29,7 +29,7 @@ from app.context.history.selection import (
     message_tokens,
     select_history,
 )
-from app.context.types import Tokens
+from app.providers.tokenizer import Tokens
 
 ROLE = "system"
 

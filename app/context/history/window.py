@@ -11,7 +11,7 @@ from typing import Literal
 from app.agents.schemas import ContextWindow
 from app.context.schemas import ContextBuildRequest
 from app.context.selection.budget import BudgetPlan
-from app.core.config import WindowSettings, window_error
+from app.core.context_config import WindowSettings, window_error
 from app.core.errors import Conflict, InvalidInput
 
 

@@ -33,8 +33,9 @@ from app.context.premises.repository import PremiseRepository, RetiredFact
 from app.context.premises.words import NEGATIONS, WORD, concept, stem
 from app.context.retrieval.search_sql import SearchSpec
 from app.context.text.render import SEPARATOR
-from app.context.types import Scored, Tokens
-from app.core.config import ContextSettings
+from app.context.types import Scored
+from app.core.context_config import ContextSettings
+from app.providers.tokenizer import Tokens
 
 PremiseStatus = Literal["unsupported", "contradicted"]
 # What the build's candidates say of a premise besides a flag: they bear it out, or none of

@@ -19,7 +19,7 @@ from app.context.retrieval.search_sql import SearchSpec
 from app.context.selection.fill import Rules
 from app.context.selection.gate import Gate, admissions
 from app.context.types import Candidate, Link, Scored, Seeds, Vector
-from app.core.config import ContextSettings, LinkSettings
+from app.core.context_config import ContextSettings, LinkSettings
 
 
 def seeds(

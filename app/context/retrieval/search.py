@@ -29,7 +29,7 @@ from app.context.retrieval.search_sql import (
 )
 from app.context.retrieval.search_sql import params as sql_params
 from app.context.types import Candidate, Link, Seeds, Vector
-from app.core.config import LinkSettings
+from app.core.context_config import LinkSettings
 from app.memories.models import Memory
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)

@@ -17,7 +17,8 @@ from sqlalchemy.types import Uuid
 
 from app.context.retrieval.periods import Period
 from app.context.types import FlexibleKind, Vector
-from app.core.config import ContextSettings
+from app.core.context_config import ContextSettings
+from app.core.text_search import ANY_WORD
 from app.core.vector import VectorType
 from app.memories.lifecycle import UNSEARCHABLE
 
@@ -133,10 +134,6 @@ FREQUENCIES = (
 
 # A long record whose summary holds none of the input's words that its full text holds: the
 # passages around those words (at most two, about 30 words each), shown instead of the summary.
-ANY_WORD = (
-    "to_tsquery('simple', array_to_string(ARRAY(SELECT quote_literal(w) "
-    "FROM unnest(CAST(:words AS text[])) w), ' | '))"
-)
 EXCERPTS = 8  # only the best word matches are looked at: each excerpt costs a build ~0.2 ms
 EXCERPT = (
     f"CASE WHEN txt.rank <= {EXCERPTS} AND length(m.full_text) > 2 * length(m.summary) AND NOT "

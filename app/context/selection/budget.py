@@ -8,7 +8,7 @@ from typing import Literal
 
 from app.context.retrieval.search_sql import Neighbours
 from app.context.types import FLEXIBLE_KINDS, FlexibleKind
-from app.core.config import ContextSettings
+from app.core.context_config import ContextSettings
 
 # Seed 009: the layers of an 8,000-token context.
 REFERENCE_TOTAL = 8000

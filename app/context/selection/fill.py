@@ -23,10 +23,10 @@ from app.context.types import (
     FlexibleKind,
     Included,
     Scored,
-    Tokens,
     Vector,
 )
-from app.core.config import ContextSettings
+from app.core.context_config import ContextSettings
+from app.providers.tokenizer import Tokens
 
 _MIN_ROOM = 4  # no item line is shorter: stop looking once less than this is left
 

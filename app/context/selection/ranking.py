@@ -7,7 +7,7 @@ from datetime import datetime
 
 from app.context.retrieval.periods import Period
 from app.context.types import Candidate, Frame, Scored
-from app.core.config import RankingWeights
+from app.core.context_config import RankingWeights
 
 OUTCOME_BOOST = {"success": 1.2, "partial": 1.0, "failure": 0.8, "pending": 0.9}
 # A fact's standing: confirmed again and again makes it core.

@@ -36,8 +36,8 @@ from app.context.types import (
     InputEmbedding,
     Link,
     Scored,
-    Tokens,
 )
+from app.providers.tokenizer import Tokens
 
 LAYER_NAMES: dict[FlexibleKind, str] = {
     "decision": "decisions",

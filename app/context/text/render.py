@@ -16,16 +16,8 @@ from datetime import date, datetime
 from pydantic import JsonValue
 
 from app.context.selection.budget import FIXED_ORDER, fixed_cap
-from app.context.types import (
-    FLEXIBLE_KINDS,
-    Censor,
-    Detail,
-    FlexibleKind,
-    Frame,
-    Included,
-    Scored,
-    Tokens,
-)
+from app.context.types import FLEXIBLE_KINDS, Censor, Detail, FlexibleKind, Frame, Included, Scored
+from app.providers.tokenizer import Tokens
 
 SECTION_TITLES: dict[FlexibleKind, str] = {
     "decision": "Relevant Past Decisions",

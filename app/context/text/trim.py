@@ -8,7 +8,8 @@ the budget.
 
 from app.context.selection.fill import FlexibleLayers
 from app.context.text.render import FixedSections, render
-from app.context.types import Excluded, Tokens
+from app.context.types import Excluded
+from app.providers.tokenizer import Tokens
 
 # The fixed sections that give way, first to last (the identity is shortened, last of all).
 _GIVE_WAY = ("calibration", "frame", "working_memory", "censors")
