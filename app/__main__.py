@@ -89,7 +89,7 @@ async def _keys(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _reembed(settings: Settings, *, force: bool, wait: bool) -> None:
-    from app.memories import reembedding
+    from app.maintenance import reembedding
     from app.runtime import migrated_database
 
     async with migrated_database(settings) as database:
@@ -117,7 +117,7 @@ async def _reembed(settings: Settings, *, force: bool, wait: bool) -> None:
 
 
 async def _rerender(settings: Settings) -> None:
-    from app.memories.maintenance import rerender_all
+    from app.maintenance.rerender import rerender_all
     from app.providers.container import build_providers
     from app.runtime import migrated_database
 

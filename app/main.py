@@ -12,6 +12,7 @@ from fastapi_offline import FastAPIOffline
 
 from app.agents.router import router as agents_router
 from app.context.engine import ContextEngine
+from app.context.followups.erasure import builds_naming, delete_session_builds, scrub_builds
 from app.context.frames.catalogue import BUILTIN_FRAMES
 from app.context.frames.router import router as frames_router
 from app.context.router import router as context_router
@@ -26,13 +27,16 @@ from app.core.middleware import (
 from app.core.migrations import head_revision
 from app.core.openapi import install_openapi
 from app.efforts.router import router as efforts_router
+from app.efforts.tracking import on_append
 from app.inspect.mount import install_inspector
 from app.mcp.mount import mount_mcp
+from app.memories.peers import MemoryPeers
 from app.memories.router import router as memories_router
 from app.ops.router import router as ops_router
 from app.providers.container import Providers
 from app.retention.router import router as retention_router
 from app.runtime import Runtime, start_runtime, stop_task
+from app.sessions.peers import SessionPeers
 from app.sessions.router import router as sessions_router
 from app.tenants.bootstrap import ensure_first_key
 from app.tools.router import router as tools_router
@@ -58,6 +62,13 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     app.state.worker = runtime.worker
     app.state.context_engine = ContextEngine.create(runtime.providers, runtime.settings.context)
     app.state.schema_head = head_revision()
+    attach_peers(app)
+
+
+def attach_peers(app: FastAPI) -> None:
+    """What the lower packages need of the higher ones (docs/layout.md, "Layers")."""
+    app.state.memory_peers = MemoryPeers(builds_naming=builds_naming, scrub_builds=scrub_builds)
+    app.state.session_peers = SessionPeers(appended=on_append, builds_erased=delete_session_builds)
 
 
 # A collection of the young generation after this many more allocations than frees, not

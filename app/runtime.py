@@ -15,11 +15,7 @@ from app.core.job_models import Handler
 from app.core.migrations import stored_dimensions, upgrade
 from app.core.worker import Worker
 from app.efforts.tasks import SummarizeEfforts
-from app.memories.maintenance import (
-    EmbeddingModelChanged,
-    check_embedding_model,
-    queue_rescoring,
-)
+from app.maintenance.embeddings import EmbeddingModelChanged, check_embedding_model, queue_rescoring
 from app.memories.tasks import EmbedMemories, RescoreMemories, SummarizeMemory
 from app.providers.container import Providers, build_providers
 from app.retention.tasks import RunRetention, schedule

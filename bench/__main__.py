@@ -57,6 +57,12 @@ def _parser() -> argparse.ArgumentParser:
         default=200,
         help="bounded: efforts of the long session, 5 turns each (200: 1,000 turns)",
     )
+    _service_options(parser)
+    return parser
+
+
+def _service_options(parser: argparse.ArgumentParser) -> None:
+    """How the service under test runs and is driven."""
     parser.add_argument(
         "--concurrency", type=int, default=4, help="concurrent build clients (quality, agent)"
     )
@@ -76,7 +82,6 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="run the service from this commit (git archive) instead of the working tree",
     )
-    return parser
 
 
 def _data(args: argparse.Namespace, default: Path, target: str) -> Path | None:
@@ -93,18 +98,18 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     started = time.perf_counter()
     if args.which == "report":
-        from bench.rerender import rerender
+        from bench.report import rerender
 
         rerender()
         return 0
     if args.which == "agent":
-        from bench import agent
+        from bench.agent import run as agent
 
         if (data := _data(args, _DEFAULT_AGENT_DATA, "bench-agent")) is None:
             return 2
         agent.run(data, concurrency=args.concurrency, commit=args.commit)
     if args.which == "conversation":
-        from bench import conversation
+        from bench.conversation import run as conversation
 
         if (data := _data(args, _DEFAULT_DATA, "bench-conversation")) is None:
             return 2
@@ -116,11 +121,11 @@ def main(argv: list[str] | None = None) -> int:
             commit=args.commit,
         )
     if args.which == "bounded":
-        from bench import bounded
+        from bench.bounded import run as bounded
 
         bounded.run(commit=args.commit, efforts=args.efforts)
     if args.which == "premises":
-        from bench import premises
+        from bench.premises import run as premises
 
         if (data := _data(args, _DEFAULT_DATA, "bench-premises")) is None:
             return 2
@@ -128,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             data, concurrency=args.concurrency, limit=args.conversations, commit=args.commit
         )
     if args.which in ("quality", "all"):
-        from bench import quality
+        from bench.quality import run as quality
 
         if (data := _data(args, _DEFAULT_DATA, "bench-quality")) is None:
             return 2
@@ -136,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             data, concurrency=args.concurrency, limit=args.conversations, commit=args.commit
         )
     if args.which in ("speed", "all"):
-        from bench import speed
+        from bench.speed import run as speed
 
         speed.run(
             skip_100k=args.skip_100k,

@@ -1,109 +1,43 @@
-"""What every result carries: machine, commit, date; percentiles, tables and JSON files."""
+"""`python -m bench report`: the tables and charts again from bench/results/*.json, without
+running anything."""
 
-import json
-import os
-import platform
-import subprocess
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
+from pydantic import TypeAdapter
 
-import numpy as np
-import psutil
-from pydantic import JsonValue
-
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
-_REPO = Path(__file__).resolve().parent.parent
+from bench.agent import tables as agent_tables
+from bench.common import charts
+from bench.common.report import RESULTS_DIR
+from bench.conversation import results as conversation_results
+from bench.conversation import tables as conversation_tables
+from bench.quality import tables as quality_tables
+from bench.speed import tables as speed_tables
+from bench.speed.results import SpeedResult
 
 
-def _git(*args: str) -> str:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=_REPO, capture_output=True, text=True, check=True, timeout=10
+def rerender() -> None:
+    """Print the tables of the saved results and redraw their charts."""
+    quality_path = RESULTS_DIR / "quality.json"
+    if quality_path.exists():
+        quality = TypeAdapter(quality_tables.QualityResult).validate_json(quality_path.read_bytes())
+        print(f"Quality ({quality.run.get('date')}, commit {quality.run.get('commit')})\n")
+        print(quality_tables.tables(quality))
+        charts.quality_chart(quality, RESULTS_DIR / "quality.png")
+    speed_path = RESULTS_DIR / "speed.json"
+    if speed_path.exists():
+        speed = TypeAdapter(SpeedResult).validate_json(speed_path.read_bytes())
+        print(f"\nSpeed ({speed.run.get('date')}, commit {speed.run.get('commit')})\n")
+        print(speed_tables.tables(speed))
+        charts.speed_chart(speed, RESULTS_DIR / "speed.png")
+    agent_path = RESULTS_DIR / "agent.json"
+    if agent_path.exists():
+        typed = TypeAdapter(agent_tables.AgentResult).validate_json(agent_path.read_bytes())
+        print(f"\nTyped memory ({typed.run.get('date')}, commit {typed.run.get('commit')})\n")
+        print(agent_tables.tables(typed))
+        charts.agent_chart(typed, RESULTS_DIR / "agent.png")
+    conversation_path = RESULTS_DIR / "conversation.json"
+    if conversation_path.exists():
+        talk = TypeAdapter(conversation_results.ConversationResult).validate_json(
+            conversation_path.read_bytes()
         )
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout.strip()
-
-
-def run_info(commit: str | None = None) -> dict[str, JsonValue]:
-    """Date, machine (cores, memory, CPU) and the commit of the service measured."""
-    if commit:
-        measured = _git("rev-parse", "--short", commit) or commit
-    else:
-        # The working tree was measured: uncommitted changes under app/ or alembic/ mark the run.
-        dirty = bool(_git("status", "--porcelain", "--", "app", "alembic"))
-        measured = (_git("rev-parse", "--short", "HEAD") or "unknown") + ("+dirty" if dirty else "")
-    return {
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": measured,
-        "cores": os.cpu_count() or 0,
-        "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
-        "cpu": _cpu_model(),
-        "python": platform.python_version(),
-    }
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-@dataclass(frozen=True)
-class Percentiles:
-    """Latencies in ms."""
-
-    p50: float
-    p95: float
-    p99: float
-    mean: float
-    max: float
-    n: int
-
-
-def percentiles(values: Sequence[float]) -> Percentiles:
-    """p50 / p95 / p99 / mean / max of latencies in ms (empty: zeros)."""
-    if not values:
-        return Percentiles(0.0, 0.0, 0.0, 0.0, 0.0, 0)
-    data = np.asarray(values, dtype=np.float64)
-    p50, p95, p99 = np.percentile(data, [50, 95, 99])
-    return Percentiles(
-        p50=round(float(p50), 2),
-        p95=round(float(p95), 2),
-        p99=round(float(p99), 2),
-        mean=round(float(data.mean()), 2),
-        max=round(float(data.max()), 2),
-        n=len(values),
-    )
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A markdown table (prints readably in a terminal and pastes into the README)."""
-    cells = [[str(h) for h in headers], *[[_cell(v) for v in row] for row in rows]]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = [
-        "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
-        for row in cells
-    ]
-    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    return "\n".join(lines)
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
-    return str(value)
-
-
-def write_json(name: str, payload: dict[str, object]) -> Path:
-    """Write bench/results/<name>.json and return its path."""
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    path = RESULTS_DIR / f"{name}.json"
-    path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
-    return path
+        print(f"\nConversations ({talk.run.get('date')}, commit {talk.run.get('commit')})\n")
+        print(conversation_tables.tables(talk))
+        charts.conversation_chart(talk, RESULTS_DIR / "conversation.png")

@@ -1,13 +1,15 @@
 """One context build, step by step (the map is in README.md beside this file):
 
-    gather (I/O) → frame → budget → search (I/O) → rank → fill → render → trim → history and
-    recall (I/O, with a session) → manifest → store (I/O)
+    gather (I/O) → frame → budget → search (I/O) → rank → links (I/O) → premises → constraints
+    → fill → render → trim → history and recall (I/O, with a session) → manifest → store (I/O)
 
-Gathering finds the agent, its standing constraints and reviewed decisions, and the input's word
-matches while the input is embedded on another thread. The steps from rank to manifest are pure
-functions over plain data, in modules named for them. With a session, Past Learnings take their
-share of the window first (`learnings.py`), the memory layers theirs without them, and the history
-fills what the context left (`conversation.py`).
+`build` runs them in three parts: `_select` (frame to constraints), `_compose` (Past Learnings,
+the layers filled, rendered and trimmed, the premises' note) and `_store`. Gathering
+(`retrieval/gather.py`) finds the agent, its standing constraints and reviewed decisions, and
+the input's word matches while the input is embedded on another thread. The steps from rank to
+manifest are pure functions over plain data, in modules named for them. With a session, Past
+Learnings take their share of the window first (`history/learnings.py`), the memory layers
+theirs without them, and the history fills what the context left (`history/conversation.py`).
 """
 
 import uuid

@@ -268,35 +268,3 @@ class JobRepository:
             .values(run_after=_now())
         )
         return int(result.rowcount)  # type: ignore[attr-defined]  # CursorResult of an UPDATE
-
-    async def for_memories(self, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[Job]]:
-        """The jobs of some memories, oldest first."""
-        rows = await self.session.scalars(
-            select(Job).where(Job.memory_id.in_(memory_ids)).order_by(Job.id)
-        )
-        jobs: dict[uuid.UUID, list[Job]] = {m: [] for m in memory_ids}
-        for job in rows:
-            if job.memory_id is not None:  # always: selected by it
-                jobs[job.memory_id].append(job)
-        return jobs
-
-    async def depth(self) -> dict[tuple[str, str], int]:
-        """Open and failed job counts by (task, state)."""
-        rows = await self.session.execute(
-            select(Job.task, Job.state, func.count())
-            .where(Job.state.in_(("queued", "running", "failed")))
-            .group_by(Job.task, Job.state)
-        )
-        return {(r[0], r[1]): r[2] for r in rows}
-
-    async def lag(self) -> dict[str, float]:
-        """By task, the seconds the longest-waiting job due to run has waited since it was due
-        (its retry delay not counted): the queue's lag."""
-        now = func.clock_timestamp()  # not the transaction's start
-        waited = func.extract("epoch", now - func.min(Job.run_after))
-        rows = await self.session.execute(
-            select(Job.task, waited)
-            .where(Job.state == "queued", Job.run_after <= now)
-            .group_by(Job.task)
-        )
-        return {r[0]: float(r[1]) for r in rows}

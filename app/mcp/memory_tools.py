@@ -11,7 +11,8 @@ from app.context.schemas import AgentRef
 from app.mcp.api import JsonBody, Params
 from app.mcp.calls import Connect, McpContext, service, tool
 from app.mcp.schemas import ErasedMemory, MemoryList, OpenedMemory, StoredMemory
-from app.memories.schemas import Kind, MemoryCreate, MemoryRead, MemoryUpdate, Outcome, State
+from app.memories.action_schemas import MemoryUpdate
+from app.memories.schemas import Kind, MemoryCreate, MemoryRead, Outcome, State
 
 ListLimit = Annotated[int, Field(ge=1, le=100)]
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from pydantic import JsonValue
 
-from app.memories.schemas import (
+from app.memories.action_schemas import (
     AmendOutcome,
     Archive,
     Confirm,

@@ -13,9 +13,11 @@ from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import SettingsDep
 from app.memories import erasure, service
+from app.memories.action_schemas import MemoryUpdate
 from app.memories.cursor import CURSOR_PATTERN
 from app.memories.dependencies import MemoryCtx, MetadataFilter
 from app.memories.examples import CREATE_EXAMPLES, UPDATE_EXAMPLES
+from app.memories.peers import Peers
 from app.memories.repository import MemoryFilter
 from app.memories.schemas import (
     Kind,
@@ -24,7 +26,6 @@ from app.memories.schemas import (
     MemoryCreate,
     MemoryPage,
     MemoryRead,
-    MemoryUpdate,
     State,
     WrittenMemory,
 )
@@ -139,6 +140,7 @@ async def delete_memory(
     memory_id: uuid.UUID,
     session: DbSession,
     tenant: CurrentTenant,
+    peers: Peers,
     erase: Annotated[
         bool,
         Query(
@@ -149,4 +151,4 @@ async def delete_memory(
 ) -> None:
     """Erase a memory for good: its text leaves stored builds, a tombstone keeps its id, kind
     and time (reading it then answers 410). PATCH retires, invalidates or archives instead."""
-    await erasure.delete_memory(session, tenant, memory_id, erase=erase)
+    await erasure.delete_memory(session, peers, tenant, memory_id, erase=erase)

@@ -12,23 +12,23 @@ from app.agents.service import get_agent
 from app.core.bodies import check_batch_size
 from app.core.config import Settings
 from app.core.errors import Conflict
+from app.core.job_reads import JobReads
 from app.core.jobs import JobRepository
 from app.core.metrics import FACTS_CONFIRMED, MEMORIES_WRITTEN, observe_fact_writes
 from app.core.time import utcnow
 from app.memories import erasure, lifecycle, records
+from app.memories.action_schemas import Confirm, MemoryUpdate
 from app.memories.cold import ColdStorage
 from app.memories.cursor import decode_cursor, encode_cursor
 from app.memories.duplicates import same_fact
 from app.memories.models import Memory
 from app.memories.repository import MemoryFilter, MemoryRepository
 from app.memories.schemas import (
-    Confirm,
     FactCreate,
     MemoryBatchRead,
     MemoryCreate,
     MemoryPage,
     MemoryRead,
-    MemoryUpdate,
     WrittenMemory,
 )
 from app.memories.transition_repository import TransitionRepository
@@ -52,7 +52,7 @@ class MemoryContext:
 async def _reads(
     session: AsyncSession, ctx: MemoryContext, memories: Sequence[Memory], agent_name: str
 ) -> list[MemoryRead]:
-    jobs = await JobRepository(session).for_memories([m.id for m in memories])
+    jobs = await JobReads(session).for_memories([m.id for m in memories])
     cold = await ColdStorage(session).originals([m.id for m in memories if m.kind == "episode"])
     return [
         to_read(m, agent_name, jobs[m.id], ctx.default_encoding, cold.get(m.id)) for m in memories

@@ -7,7 +7,7 @@ from app.core import shared_metrics
 from app.core.db import Database, database_unavailable
 from app.core.errors import ServiceUnavailable
 from app.core.job_models import TASKS
-from app.core.jobs import JobRepository
+from app.core.job_reads import JobReads
 from app.core.metrics import DATABASE_UP, JOB_QUEUE_DEPTH, JOB_QUEUE_LAG, MEMORIES_STORED
 from app.core.migrations import is_at_head
 from app.memories.repository import MemoryRepository
@@ -40,7 +40,7 @@ async def refresh_gauges(database: Database) -> None:
 
 
 async def _read_gauges(session: AsyncSession) -> None:
-    jobs = JobRepository(session)
+    jobs = JobReads(session)
     depth, lag = await jobs.depth(), await jobs.lag()
     for task in TASKS:
         for state in ("queued", "running", "failed"):

@@ -12,6 +12,7 @@ from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import ProvidersDep, SettingsDep
 from app.sessions import service
 from app.sessions.examples import APPEND_EXAMPLES
+from app.sessions.peers import Peers
 from app.sessions.schemas import (
     SESSION_CURSOR_PATTERN,
     MessageBatchCreate,
@@ -42,6 +43,7 @@ async def append_messages(
     providers: ProvidersDep,
     settings: SettingsDep,
     idempotent: Idempotent,
+    peers: Peers,
 ) -> MessageBatchRead:
     """Append messages to a session in order, numbered after its last one; the first message
     creates the session. All are stored, or none. The last user message starts being embedded
@@ -59,6 +61,7 @@ async def append_messages(
             max_items=settings.api.batch_max_items,
             context=settings.context,
             max_attempts=settings.worker.max_attempts,
+            peers=peers,
         ),
     )
     service.prefetch_input((providers.queries, providers.rescore_queries), tenant, body.messages)
@@ -99,12 +102,16 @@ async def get_session(
 
 @router.delete("/{session_id}", status_code=204)
 async def delete_session(
-    agent_id: AgentName, session_id: SessionName, session: DbSession, tenant: CurrentTenant
+    agent_id: AgentName,
+    session_id: SessionName,
+    session: DbSession,
+    tenant: CurrentTenant,
+    peers: Peers,
 ) -> None:
     """Erase a session: its messages, summaries, efforts and jobs, the builds made with it, and
     the stored responses of idempotent requests that show them. A message appended afterwards
     starts a new session of that id."""
-    await service.erase_session(session, tenant, agent_id, session_id)
+    await service.erase_session(session, peers, tenant, agent_id, session_id)
 
 
 @router.get("")

@@ -9,7 +9,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
 from app.agents.service import get_agent
-from app.context.repository import ContextRepository
 from app.core.bodies import check_batch_size
 from app.core.context_config import ContextSettings
 from app.core.cursor import decode_position, encode_position
@@ -17,10 +16,10 @@ from app.core.errors import NotFound
 from app.core.jobs import JobRepository
 from app.core.replays import ReplayRepository
 from app.core.time import utcnow
-from app.efforts.tracking import on_append
 from app.providers.query_vectors import QueryVectors
 from app.providers.tokenizer import TokenCounter
 from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
+from app.sessions.peers import SessionPeers
 from app.sessions.repository import SessionRepository
 from app.sessions.schemas import (
     ChatMessageCreate,
@@ -118,6 +117,7 @@ async def append_messages(
     max_items: int,
     context: ContextSettings,
     max_attempts: int,
+    peers: SessionPeers,
 ) -> MessageBatchRead:
     """Append messages in order to the session (created by its first message); all or none.
     The session's `embed_messages` job is queued with them (their vectors come in the
@@ -136,7 +136,7 @@ async def append_messages(
         _new_message(conversation, first + i, item, count)
         for i, (item, count) in enumerate(zip(items, counts, strict=True))
     ]
-    await on_append(session, conversation, messages, context.efforts)
+    await peers.appended(session, conversation, messages, context.efforts)
     await repository.add_messages(messages)
     conversation.message_count += len(messages)
     conversation.token_count += sum(counts)
@@ -229,7 +229,7 @@ async def list_sessions(
 
 
 async def erase_session(
-    session: AsyncSession, tenant: Tenant, agent_name: str, session_name: str
+    session: AsyncSession, peers: SessionPeers, tenant: Tenant, agent_name: str, session_name: str
 ) -> None:
     """Erase a session: its messages, summaries, efforts and jobs, the builds made with it
     (their responses hold its messages) and the stored responses that show any of these."""
@@ -237,5 +237,5 @@ async def erase_session(
     await JobRepository(session).delete_for_session(conversation.id)
     if not await SessionRepository(session).delete(conversation.id):
         raise NotFound(f"Agent '{agent_name}' has no session '{session_name}'.")
-    builds = await ContextRepository(session).delete_session_builds(agent.id, session_name)
+    builds = await peers.builds_erased(session, agent.id, session_name)
     await ReplayRepository(session).forget_session(tenant.id, agent.name, session_name, builds)

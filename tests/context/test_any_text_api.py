@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from app.core.worker import Worker
 from app.providers.container import Providers
 from app.providers.tokenizer import EncodingName
-from tests.context.test_summaries_api import keeps_the_promise
+from tests.context.history.test_summaries_api import keeps_the_promise
 from tests.factories import Tenancy
 
 # Pieces that have broken renderers: line breaks of every sort, Markdown that opens a section,

@@ -5,7 +5,7 @@ from typing import Any
 import httpx
 
 from app.providers.container import Providers
-from tests.context.test_summaries_api import keeps_the_promise
+from tests.context.history.test_summaries_api import keeps_the_promise
 from tests.factories import Tenancy
 
 SESSION = "/agents/newton/sessions/work-1"

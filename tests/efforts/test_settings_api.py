@@ -11,7 +11,7 @@ from app.core.worker import Worker
 from app.main import attach_runtime, create_app
 from app.providers.container import Providers
 from app.runtime import Runtime, build_handlers
-from tests.context.test_summaries_api import keeps_the_promise
+from tests.context.history.test_summaries_api import keeps_the_promise
 from tests.efforts.helpers import WINDOW, act, build, open_effort, say, shown
 from tests.factories import Tenancy, put_agent
 

@@ -18,7 +18,7 @@ from app.core.context_config import EffortSettings, WindowSettings
 from app.efforts.repository import WorkingRow
 from app.efforts.working import EffortView, placement
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
-from tests.context.test_history import sessions, words
+from tests.context.history.test_history import sessions, words
 
 DEFAULTS = EffortSettings()
 

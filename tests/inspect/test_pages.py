@@ -7,8 +7,8 @@ import httpx
 
 from app.core.worker import Worker
 from app.providers.container import Providers
-from tests.context.test_history_api import MESSAGES, WINDOW, conversation, post_build
-from tests.context.test_premises_api import CLUSTER, OTHER, agent_with, build
+from tests.context.history.test_history_api import MESSAGES, WINDOW, conversation, post_build
+from tests.context.premises.test_premises_api import CLUSTER, OTHER, agent_with, build
 from tests.efforts.helpers import build as efforts_build
 from tests.efforts.helpers import open_effort, say, shown
 from tests.factories import Tenancy, put_agent

@@ -11,15 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.core.config import Settings
 from app.core.db import Database
 from app.core.worker import Worker
-from app.memories.maintenance import (
-    EmbeddingModelChanged,
-    Rerendered,
-    check_embedding_model,
-    reembed_all,
-    rerender_all,
-)
+from app.maintenance.embeddings import EmbeddingModelChanged, check_embedding_model, reembed_all
+from app.maintenance.reembedding import reembed
+from app.maintenance.rerender import Rerendered, rerender_all
 from app.memories.models import Memory
-from app.memories.reembedding import reembed
 from app.memories.repository import EmbeddingSpaceRepository, MemoryRepository
 from app.providers.container import Providers
 from app.providers.embeddings import LOCAL_MODEL

@@ -9,7 +9,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.core.worker import Worker
-from tests.context.test_history_api import MESSAGES, conversation
+from tests.context.history.test_history_api import MESSAGES, conversation
 from tests.factories import Tenancy, decision, put_agent, write
 
 SECRET = "Chose Zanzibar queues over Kafka for Alice Moreau's billing"

@@ -4,7 +4,7 @@ import pytest
 from pydantic import JsonValue, TypeAdapter
 
 from app.memories import lifecycle
-from app.memories.schemas import MemoryUpdate
+from app.memories.action_schemas import MemoryUpdate
 
 _UPDATE: TypeAdapter[MemoryUpdate] = TypeAdapter(MemoryUpdate)
 

@@ -14,7 +14,7 @@ from app.core.config import Settings
 from app.core.job_models import Job
 from app.core.jobs import JobRepository
 from app.core.worker import Worker
-from app.memories.maintenance import EmbeddingModelChanged, check_embedding_model, reembed_all
+from app.maintenance.embeddings import EmbeddingModelChanged, check_embedding_model, reembed_all
 from app.providers.container import Providers
 from app.providers.embeddings import LOCAL_MODEL
 from app.sessions.models import SessionMessage

@@ -11,8 +11,8 @@ import pytest
 from app.core.worker import Worker
 from app.providers.container import Providers
 from app.providers.errors import ProviderUnavailable
-from tests.context.test_history_api import conversation
-from tests.context.test_recall_api import PASSWORD, QUESTION
+from tests.context.history.test_history_api import conversation
+from tests.context.history.test_recall_api import PASSWORD, QUESTION
 from tests.factories import Tenancy, put_agent, write
 from tests.tools.calls import memory_ids, remember, result
 
