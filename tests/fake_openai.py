@@ -22,8 +22,6 @@ same port again.
 
 import asyncio
 import base64
-import hashlib
-import json
 import threading
 import time
 from collections.abc import Sequence
@@ -38,46 +36,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-SUMMARY_PREFIX = "LLM summary:"
-
-
-def embedding_for(text: str, dimensions: int) -> list[float]:
-    """The fake's vector for `text`: seeded by its SHA-256, L2-normalised, float32 precision."""
-    seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
-    vector = np.random.default_rng(seed).standard_normal(dimensions)
-    vector /= np.linalg.norm(vector)
-    return [float(x) for x in vector.astype(np.float32)]
-
-
-def summary_for(prompt: str, words: int) -> str:
-    """The fake's summary: the first `words` words after the prompt's last blank line."""
-    text = prompt.rsplit("\n\n", 1)[-1]
-    return f"{SUMMARY_PREFIX} {' '.join(text.split()[:words])}"
-
-
-def _chosen_tool(body: dict[str, Any]) -> dict[str, Any] | None:
-    """The function a request's `tool_choice` forces: the one it names, or the first of
-    `tools` for "required"; None when the model may answer in words."""
-    tools = [t.get("function") for t in body.get("tools") or [] if isinstance(t, dict)]
-    functions = [f for f in tools if isinstance(f, dict)]
-    choice = body.get("tool_choice")
-    if choice == "required":
-        return functions[0] if functions else None
-    if isinstance(choice, dict) and isinstance(choice.get("function"), dict):
-        name = choice["function"].get("name")
-        return next((f for f in functions if f.get("name") == name), None)
-    return None
-
-
-def tool_arguments(function: dict[str, Any], text: str) -> dict[str, str]:
-    """The fake's arguments of a call: `text` for each required string parameter."""
-    parameters = function.get("parameters") or {}
-    properties = parameters.get("properties") or {}
-    return {
-        name: text
-        for name in parameters.get("required") or []
-        if (properties.get(name) or {}).get("type") == "string"
-    }
+from tests.fake_openai_answers import (
+    chosen_tool,
+    completion,
+    embedding_for,
+    error,
+    summary_for,
+    tool_call,
+)
 
 
 @dataclass(frozen=True)
@@ -88,13 +54,6 @@ class RecordedRequest:
     authorization: str | None
     body: dict[str, Any]
     status: int
-
-
-def _error(status: int, message: str, kind: str) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"message": message, "type": kind, "param": None, "code": str(status)}},
-        status_code=status,
-    )
 
 
 class FakeOpenAI:
@@ -278,15 +237,15 @@ class FakeOpenAI:
     async def _embeddings(self, request: Request) -> JSONResponse:
         body, fail = await self._receive(request)
         if fail == 400:
-            return _error(fail, "this input is too long for the model", "invalid_request_error")
+            return error(fail, "this input is too long for the model", "invalid_request_error")
         if fail is not None:
-            return _error(fail, f"fake failure ({fail})", "server_error")
+            return error(fail, f"fake failure ({fail})", "server_error")
         model, raw_input = body.get("model"), body.get("input")
         texts: Sequence[object] = [raw_input] if isinstance(raw_input, str) else raw_input or []
         if not isinstance(model, str) or not texts or not isinstance(texts, list):
-            return _error(400, "model and a non-empty input are required", "invalid_request_error")
+            return error(400, "model and a non-empty input are required", "invalid_request_error")
         if not all(isinstance(t, str) and t for t in texts):
-            return _error(400, "input must be non-empty strings", "invalid_request_error")
+            return error(400, "input must be non-empty strings", "invalid_request_error")
         requested = body.get("dimensions")
         dimensions = requested if isinstance(requested, int) else self.default_dimensions
         encoding = body.get("encoding_format", "float")
@@ -311,7 +270,7 @@ class FakeOpenAI:
     async def _chat_completions(self, request: Request) -> JSONResponse:
         body, fail = await self._receive(request)
         if fail is not None:
-            return _error(fail, f"fake failure ({fail})", "server_error")
+            return error(fail, f"fake failure ({fail})", "server_error")
         model, messages = body.get("model"), body.get("messages")
         prompts = [
             m["content"]
@@ -319,46 +278,21 @@ class FakeOpenAI:
             if isinstance(m, dict) and m.get("role") == "user" and isinstance(m.get("content"), str)
         ]
         if not isinstance(model, str) or not prompts:
-            return _error(400, "model and a user message are required", "invalid_request_error")
+            return error(400, "model and a user message are required", "invalid_request_error")
         last = messages[-1] if isinstance(messages, list) and messages else {}
         answered = isinstance(last, dict) and last.get("role") == "tool"
-        function = None if answered else _chosen_tool(body)
+        function = None if answered else chosen_tool(body)
         if function is not None:
-            return self._tool_call(model, function, prompts[-1])
+            ids = (f"call_fake_{self._next_id()}", f"chatcmpl-fake-{self._next_id()}")
+            return tool_call(ids, model, function, prompts[-1])
         said = str(last.get("content")) if answered else prompts[-1]
         # A tool's result is answered from its start, blank lines and all.
         summary = summary_for(said.replace("\n\n", "\n") if answered else said, self.summary_words)
         message = {"role": "assistant", "content": summary}
-        return self._completion(model, message, "stop", (len(said.split()), len(summary.split())))
-
-    def _tool_call(self, model: str, function: dict[str, Any], prompt: str) -> JSONResponse:
-        call = {
-            "id": f"call_fake_{self._next_id()}",
-            "type": "function",
-            "function": {
-                "name": function.get("name"),
-                "arguments": json.dumps(tool_arguments(function, prompt)),
-            },
-        }
-        message = {"role": "assistant", "content": None, "tool_calls": [call]}
-        return self._completion(model, message, "tool_calls", (0, 0))
-
-    def _completion(
-        self, model: str, message: dict[str, Any], finish_reason: str, tokens: tuple[int, int]
-    ) -> JSONResponse:
-        """A chat completion of one choice; `tokens`: its prompt's and its own."""
-        prompt_tokens, completion_tokens = tokens
-        return JSONResponse(
-            {
-                "id": f"chatcmpl-fake-{self._next_id()}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": model,
-                "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
-                "usage": {
-                    "prompt_tokens": prompt_tokens,
-                    "completion_tokens": completion_tokens,
-                    "total_tokens": prompt_tokens + completion_tokens,
-                },
-            }
+        return completion(
+            f"chatcmpl-fake-{self._next_id()}",
+            model,
+            message,
+            "stop",
+            (len(said.split()), len(summary.split())),
         )

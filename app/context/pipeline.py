@@ -144,7 +144,7 @@ async def build(
     clock.lap("embed")
     chosen = await _select(session, engine, request, gathered, search, clock)
     tokens = engine.providers.tokens.bound(encoding)
-    assembly, learned = _compose(tokens, engine.settings, gathered, chosen)
+    assembly, learned, checked = _compose(tokens, engine.settings, gathered, chosen)
     clock.lap("assemble")
     found = None
     if chosen.window and request.session_id and learned:
@@ -163,7 +163,7 @@ async def build(
         )
     built = Built(
         uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, chosen.choice, chosen.plan,
-        encoding, chosen.candidates, assembly, gathered.embedding, found, learned, chosen.checked,
+        encoding, chosen.candidates, assembly, gathered.embedding, found, learned, checked,
     )  # fmt: skip
     return await _store(session, engine, tenant, request, built, clock)
 
@@ -218,9 +218,9 @@ async def _select(
 
 def _compose(
     tokens: Tokens, settings: ContextSettings, gathered: Gathered, chosen: Selection
-) -> tuple[Assembly, Learnings | None]:
+) -> tuple[Assembly, Learnings | None, PremiseCheck]:
     """Past Learnings (with a window) first, then the layers filled without what they show,
-    and the premises' note at the end."""
+    and the premises' note at the end (the check says whether the note is in the context)."""
     rules, plan, checked = Rules.of(settings), chosen.plan, chosen.checked
     learned = None
     if chosen.window:  # Past Learnings first: the layers fill without what they show
@@ -242,7 +242,7 @@ def _compose(
     text, count, checked = premises.attach(
         tokens, assembly.text, assembly.tokens, checked, plan.total
     )
-    return replace(assembly, text=text, tokens=count), learned
+    return replace(assembly, text=text, tokens=count), learned, checked
 
 
 async def _store(

@@ -11,7 +11,8 @@ import pytest
 from context_engine_client import ContextEngine, NotFound
 
 from tests.client.served import Served
-from tests.fake_openai import SUMMARY_PREFIX, FakeOpenAI
+from tests.fake_openai import FakeOpenAI
+from tests.fake_openai_answers import SUMMARY_PREFIX
 from tests.process.launcher import REPO, service_env
 
 DEPLOY_WINDOW = "the deploy window is Tuesday 09:00 UTC."

@@ -50,6 +50,26 @@ FACTS = [
 ]
 
 
+NEWTON_PROCEDURE: dict[str, Any] = {
+    "kind": "procedure",
+    "name": "Architecture Decision",
+    "description": "How to evaluate a new cache, queue or database before adding it.",
+    "core_patterns": [
+        "Query similar past decisions before committing",
+        "Evaluate at least 2 alternatives with pros/cons",
+        "Consider operational cost, not just capability",
+    ],
+}
+NEWTON_EPISODE: dict[str, Any] = {
+    "kind": "episode",
+    "title": "Caching discussion",
+    "detail": "Two hours with Tim comparing Redis, Memcached and Postgres for Newton's "
+    "cache; chose Postgres.",
+    "participants": ["Tim"],
+    "started_at": "2026-10-01T14:00:00Z",
+}
+
+
 @pytest.fixture
 async def newton(client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker) -> dict[str, Any]:
     """Write the example agent's memories, run the worker, and return their ids by text."""
@@ -87,36 +107,8 @@ async def newton(client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker) ->
         ids[decision] = memory["id"]
     for content in FACTS:
         ids[content] = (await write(client, tenancy, {"kind": "fact", "content": content}))["id"]
-    ids["procedure"] = (
-        await write(
-            client,
-            tenancy,
-            {
-                "kind": "procedure",
-                "name": "Architecture Decision",
-                "description": "How to evaluate a new cache, queue or database before adding it.",
-                "core_patterns": [
-                    "Query similar past decisions before committing",
-                    "Evaluate at least 2 alternatives with pros/cons",
-                    "Consider operational cost, not just capability",
-                ],
-            },
-        )
-    )["id"]
-    ids["episode"] = (
-        await write(
-            client,
-            tenancy,
-            {
-                "kind": "episode",
-                "title": "Caching discussion",
-                "detail": "Two hours with Tim comparing Redis, Memcached and Postgres for Newton's "
-                "cache; chose Postgres.",
-                "participants": ["Tim"],
-                "started_at": "2026-10-01T14:00:00Z",
-            },
-        )
-    )["id"]
+    ids["procedure"] = (await write(client, tenancy, NEWTON_PROCEDURE))["id"]
+    ids["episode"] = (await write(client, tenancy, NEWTON_EPISODE))["id"]
     for pattern, reason, action in SEED_CENSORS:
         ids[pattern] = (
             await write(

@@ -64,6 +64,19 @@ async def test_redis_question_gets_the_seed_context(
     assert {"memory_id": celsius, "kind": "fact", "reason": "score"}.items() <= next(
         item for item in result["left_out"] if item["memory_id"] == celsius
     ).items()
+    _assert_accounts(result, providers)
+
+
+# Every part of a memory's score the manifest shows.
+SCORE_PARTS = {
+    "semantic", "lexical", "frame", "recency", "outcome", "usage",
+    "confidence", "adjacency", "period", "retention", "link",
+}  # fmt: skip
+
+
+def _assert_accounts(result: dict[str, Any], providers: Providers) -> None:
+    """The manifest's accounts of the seed build: the gate's bar, the totals, the score parts,
+    the reasons and the stages timed."""
     # What kept each one out by its score: below the gate's bar by meaning and by words.
     gate = result["gate"]
     assert 0 < gate["similarity_floor"] <= gate["best_similarity"]
@@ -72,35 +85,15 @@ async def test_redis_question_gets_the_seed_context(
             assert out["components"]["semantic"] < gate["similarity_floor"], out
             assert out["components"]["lexical"] <= gate["min_word_share"], out
     totals = result["totals"]
-    assert totals["used"] == providers.tokens.count(context, "o200k_base") <= 4000
+    assert totals["used"] == providers.tokens.count(result["context"], "o200k_base") <= 4000
     assert totals["encoding"] == "o200k_base"
     assert totals["budget_source"] == "request"
-    item = result["layers"][4]["items"][0]
-    assert set(item["components"]) == {
-        "semantic",
-        "lexical",
-        "frame",
-        "recency",
-        "outcome",
-        "usage",
-        "confidence",
-        "adjacency",
-        "period",
-        "retention",
-        "link",
-    }
+    assert set(result["layers"][4]["items"][0]["components"]) == SCORE_PARTS
     reasons = {i["kind"]: i["reason"] for layer in result["layers"] for i in layer["items"]}
     assert reasons["censor"] == "few"  # an agent with two censors sees both
     assert reasons["decision"] in {"meaning", "words", "kind_best", "standout", "linked"}
-    assert set(result["timings_ms"]) >= {
-        "embed",
-        "frame",
-        "search",
-        "rank",
-        "assemble",
-        "store",
-        "total",
-    }
+    stages = {"embed", "frame", "search", "rank", "assemble", "store", "total"}
+    assert set(result["timings_ms"]) >= stages
 
 
 async def test_stored_build_is_readable_by_its_tenant_only(

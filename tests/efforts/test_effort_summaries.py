@@ -7,7 +7,8 @@ from app.core.config import Settings
 from app.core.db import Database
 from tests.efforts.helpers import act, efforts, open_effort, say
 from tests.factories import Tenancy, put_agent
-from tests.fake_openai import SUMMARY_PREFIX, FakeOpenAI
+from tests.fake_openai import FakeOpenAI
+from tests.fake_openai_answers import SUMMARY_PREFIX
 from tests.openai_stack import open_stack
 
 

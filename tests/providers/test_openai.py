@@ -15,7 +15,8 @@ from app.core.config import Settings
 from app.core.db import Database
 from app.memories.models import Memory
 from tests.factories import Tenancy, fact, put_agent, write
-from tests.fake_openai import SUMMARY_PREFIX, FakeOpenAI, embedding_for
+from tests.fake_openai import FakeOpenAI
+from tests.fake_openai_answers import SUMMARY_PREFIX, embedding_for
 from tests.openai_stack import (
     CHAT_MODEL,
     DIMENSIONS,

@@ -15,7 +15,8 @@ from app.core.job_models import Job
 from app.core.worker import Worker
 from app.sessions.models import SessionSummary
 from tests.factories import Tenancy, put_agent
-from tests.fake_openai import SUMMARY_PREFIX, FakeOpenAI
+from tests.fake_openai import FakeOpenAI
+from tests.fake_openai_answers import SUMMARY_PREFIX
 from tests.openai_stack import open_stack
 
 SESSION = "/agents/newton/sessions/long-1"

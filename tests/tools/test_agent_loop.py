@@ -9,7 +9,8 @@ import httpx
 import openai
 
 from tests.factories import Tenancy, put_agent
-from tests.fake_openai import SUMMARY_PREFIX, FakeOpenAI
+from tests.fake_openai import FakeOpenAI
+from tests.fake_openai_answers import SUMMARY_PREFIX
 from tests.tools.calls import TOOLS, remember
 
 ROTATION = "The staging database password rotates every Tuesday at 09:00."
