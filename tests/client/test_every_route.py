@@ -129,6 +129,14 @@ async def test_the_routes_beyond_the_common_loop(engine: AsyncContextEngine) -> 
     result = await engine.call_tool(agent, "search_memory", {"query": "who gets paged"})
     assert result.name == "search_memory"
 
+    await _efforts_round(engine, agent)
+    await _retention_round(engine, agent)
+    with pytest.raises(NotFound):
+        await engine.frames("nobody")
+
+
+async def _efforts_round(engine: AsyncContextEngine, agent: str) -> None:
+    """An effort opened, talked in, listed, read, concluded, searched and expanded."""
     opened = await engine.open_effort(agent, "chat-1", "Cost review", goal="Lower the bill")
     await engine.append(agent, "chat-1", [{"role": "user", "content": "Start with compute."}])
     assert [e.effort_id for e in (await engine.efforts(agent, "chat-1")).items] == [
@@ -142,6 +150,9 @@ async def test_the_routes_beyond_the_common_loop(engine: AsyncContextEngine) -> 
     expanded = await engine.expand_effort(agent, "chat-1", opened.effort_id)
     assert [m.content for m in expanded.messages] == ["Start with compute."]
 
+
+async def _retention_round(engine: AsyncContextEngine, agent: str) -> None:
+    """Limits set, a run that forgets one memory, its change listed, the memory restored."""
     limits = await engine.put_retention_limits(agent, max_active_memories=2)
     assert (await engine.retention_limits(agent)).own == limits.own
     ran = await engine.run_retention(agent, now=datetime(2027, 3, 1, tzinfo=UTC))
@@ -153,8 +164,6 @@ async def test_the_routes_beyond_the_common_loop(engine: AsyncContextEngine) -> 
     assert restored.memory_id == forgotten[0]
     with pytest.raises(Conflict):
         await engine.restore(forgotten[0])  # already back in play
-    with pytest.raises(NotFound):
-        await engine.frames("nobody")
 
 
 # Arguments that call each method (the ids need only be well formed: nothing is sent).

@@ -123,8 +123,13 @@ async def test_an_erased_decision_is_gone_from_reads_lists_searches_and_builds(
     after = await build(client, tenancy)
     assert secret["id"] not in str(after["layers"]) + str(after["left_out"])
     assert "Zanzibar" not in after["context"]
+    await _assert_only_a_tombstone(connection, secret, problem["erased_at"])
 
-    # The tombstone: id, kind and time, nothing else; the row and its log are gone.
+
+async def _assert_only_a_tombstone(
+    connection: AsyncConnection, secret: dict[str, Any], erased_at: str
+) -> None:
+    """The tombstone: id, kind and time, nothing else; the row and its log are gone."""
     tombstone = (
         (await connection.execute(text("SELECT * FROM memory_tombstone WHERE id = :id"), secret))
         .mappings()
@@ -132,7 +137,7 @@ async def test_an_erased_decision_is_gone_from_reads_lists_searches_and_builds(
     )
     assert set(tombstone) == {"id", "tenant_id", "agent_id", "kind", "erased_at"}
     assert tombstone["kind"] == "decision"
-    assert tombstone["erased_at"].isoformat() == problem["erased_at"]
+    assert tombstone["erased_at"].isoformat() == erased_at
     for table, column in (
         ("memory", "id"),
         ("memory_transition", "memory_id"),

@@ -38,6 +38,20 @@ def context_tokens(providers: Providers, result: dict[str, Any]) -> int:
     return count
 
 
+def _assert_within_the_window(
+    result: dict[str, Any], learned: dict[str, Any], providers: Providers
+) -> None:
+    """Past Learnings' budget is the window's learnings share; the promise holds, counted here."""
+    window = result["history"]["window"]
+    assert learned["budget"] == window["learnings_budget"] == int(0.1 * 6500)
+    assert 0 < learned["used"] <= learned["budget"]
+    assert window["memory_budget"] == result["totals"]["budget"] == int(0.15 * 6500)
+    used = context_tokens(providers, result)
+    assert window["history_budget"] == window["available"] - used
+    assert result["history"]["tokens"] == chat_tokens(providers, result["messages"])
+    assert used + result["history"]["tokens"] <= window["available"]
+
+
 async def test_lessons_and_procedures_come_as_past_learnings_with_a_session(
     client: httpx.AsyncClient,
     tenancy: Tenancy,
@@ -87,15 +101,7 @@ async def test_lessons_and_procedures_come_as_past_learnings_with_a_session(
     # No memory twice: what Past Learnings show is in no other layer.
     shown = [item["memory_id"] for la in result["layers"] for item in la["items"]]
     assert len(shown) == len(set(shown))
-    # Its budget is the window's learnings share; the promise holds, counted here.
-    window = result["history"]["window"]
-    assert learned["budget"] == window["learnings_budget"] == int(0.1 * 6500)
-    assert 0 < learned["used"] <= learned["budget"]
-    assert window["memory_budget"] == result["totals"]["budget"] == int(0.15 * 6500)
-    used = context_tokens(providers, result)
-    assert window["history_budget"] == window["available"] - used
-    assert result["history"]["tokens"] == chat_tokens(providers, result["messages"])
-    assert used + result["history"]["tokens"] <= window["available"]
+    _assert_within_the_window(result, learned, providers)
     stored = await client.get(f"/context/{result['context_id']}", headers=tenancy.headers)
     assert stored.json()["layers"] == result["layers"]
     # Without a session: no such section; the lesson is one of the relevant past decisions.
