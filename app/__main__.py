@@ -169,7 +169,6 @@ def _openapi(settings: Settings, output: Path) -> None:
 
 
 def _mcp(settings: Settings, args: argparse.Namespace) -> int:
-    from app.main import create_app
     from app.mcp.stdio import MissingKey, log_to_stderr, serve_local, serve_remote
 
     log_to_stderr()
@@ -182,6 +181,8 @@ def _mcp(settings: Settings, args: argparse.Namespace) -> int:
     if args.url is not None:
         asyncio.run(serve_remote(args.url, args.api_key))
         return 0
+    from app.main import create_app  # the local mode only: --url needs none of the service
+
     code = 0
     # The service's lifespan runs task groups: the error comes out in a group.
     try:

@@ -12,7 +12,7 @@ from fastapi_offline import FastAPIOffline
 
 from app.agents.router import router as agents_router
 from app.context.engine import ContextEngine
-from app.context.followups.erasure import builds_naming, delete_session_builds, scrub_builds
+from app.context.followups.stored_builds import builds_naming, delete_session_builds, scrub_builds
 from app.context.frames.catalogue import BUILTIN_FRAMES
 from app.context.frames.router import router as frames_router
 from app.context.router import router as context_router

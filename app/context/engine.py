@@ -9,8 +9,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.context.frames.choice import FrameSelector
+from app.context.retrieval.censor_cache import CensorCache
 from app.context.retrieval.corpus import CorpusStats
-from app.context.selection.censor_cache import CensorCache
 from app.core.context_config import ContextSettings
 from app.providers.container import Providers
 

@@ -121,7 +121,7 @@ class Selection:
     choice: FrameChoice
     window: WindowSettings | None
     plan: BudgetPlan
-    candidates: int
+    candidate_count: int
     ranked: list[Scored]
     checked: PremiseCheck
     censors: list[ScoredCensor]
@@ -163,7 +163,7 @@ async def build(
         )
     built = Built(
         uuid.uuid4(), utcnow(), parent_id, agent.id, agent.name, chosen.choice, chosen.plan,
-        encoding, chosen.candidates, assembly, gathered.embedding, found, learned, checked,
+        encoding, chosen.candidate_count, assembly, gathered.embedding, found, learned, checked,
     )  # fmt: skip
     return await _store(session, engine, tenant, request, built, clock)
 

@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
 from app.context.models import ContextBuild
-from app.context.selection.censor_cache import CensorCache
+from app.context.retrieval.censor_cache import CensorCache
 from app.context.types import Censor, Standing
 from app.core.time import utcnow
 from app.core.vector import VectorType
@@ -43,8 +43,8 @@ def _states(states: Sequence[str]) -> str:
 # The agent's active censors (the oldest `limit`): one row with the ids and row versions of all,
 # in order, then in full (the trigger words as PostgreSQL stems them, to match the input's words;
 # the document; the vector) only those the process does not hold at that version
-# (`censor_cache.py`); then the latest reviewed decisions. One statement: a round trip costs a
-# build about a millisecond, a row of a couple of hundred more Python than an array.
+# (`retrieval/censor_cache.py`); then the latest reviewed decisions. One statement: a round trip
+# costs a build about a millisecond, a row of a couple of hundred more Python than an array.
 _STANDING = f"""
 WITH m AS MATERIALIZED (
   SELECT id, xmin::text::bigint AS version, confidence, outcome, fields, embedding, created_at

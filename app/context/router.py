@@ -38,7 +38,7 @@ MAX_LISTED = 100
 AGENT_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
 
-# 409: the agent's window defaults leave a build with a session no room (`window.py`).
+# 409: the agent's window defaults leave a build with a session no room (`history/window.py`).
 @router.post("/build", response_model=ContextBuildResponse, responses=problems(409, *WITH_BODY))
 async def build_context(
     body: ContextBuildRequest,

@@ -3,7 +3,7 @@
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
 import numpy as np
@@ -170,3 +170,25 @@ class InputEmbedding:
     vector: Vector | None
     reason: str | None = None
     rescore: Vector | None = None
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """The episodes just before and after the strongest episode hits come along: of this many
+    hits (a bigger budget has room for more), this many on each side, happened while the hit
+    lasted or at most `gap` before or after it; 0: none."""
+
+    hits: int = 0
+    window: int = 0
+    gap: timedelta = timedelta(minutes=30)  # at most this long before or after the hit
+
+
+@dataclass(frozen=True)
+class Period:
+    """A half-open UTC interval [start, end)."""
+
+    start: datetime
+    end: datetime
+
+    def __contains__(self, moment: datetime) -> bool:
+        return self.start <= moment < self.end

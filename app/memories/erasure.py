@@ -2,7 +2,7 @@
 
 The row goes with everything that hangs on it (jobs, lifecycle log, retention's records, by
 the foreign keys' cascades); its text leaves the stored builds that showed it (`MemoryPeers`:
-`app/context/followups/erasure.py`) and the stored responses an Idempotency-Key would replay;
+`app/context/followups/stored_builds.py`) and the stored responses an Idempotency-Key would replay;
 the tombstone keeps its id, kind and time of erasure, so the builds and calibrations that
 counted it stay explainable and reading it answers 410. A build running while the memory is
 erased may still store it: it read the memory before the erasure committed.

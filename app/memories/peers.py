@@ -15,7 +15,7 @@ from app.memories.models import Memory
 
 @dataclass(frozen=True)
 class MemoryPeers:
-    """`app.context.followups.erasure`'s two steps."""
+    """`app.context.followups.stored_builds`'s two steps."""
 
     # The stored builds that may show the memory, read before the memory is locked (feedback
     # locks a build, then counts its memories).

@@ -160,7 +160,7 @@ class SessionRepository:
     async def ends(self, session_id: uuid.UUID, *, first: int, last_from: int) -> list[ReadMessage]:
         """The session's first `first` messages and those from seq `last_from` on, in
         conversation order: all a history selection can use
-        (`app.context.history.selection.read_from`)."""
+        (`app.context.history.choice.read_from`)."""
         m = SessionMessage
         rows = await self.session.execute(
             select(m.seq, m.role, m.content, m.name, m.tool_call_id, m.tokens)

@@ -11,10 +11,10 @@ from datetime import datetime
 
 from app.context.engine import ContextEngine
 from app.context.retrieval.input_embedding import embed_input
-from app.context.retrieval.periods import Period, mentioned_period
+from app.context.retrieval.periods import mentioned_period
 from app.context.retrieval.search import SearchRepository
 from app.context.retrieval.search_sql import SearchSpec, WordHits
-from app.context.types import FlexibleKind, Vector
+from app.context.types import FlexibleKind, Period, Vector
 from app.core.time import utcnow
 from app.tenants.models import Tenant
 

@@ -9,11 +9,10 @@ from app.agents.schemas import ContextWindow
 from app.context.engine import ContextEngine
 from app.context.history.recall import words_needed
 from app.context.retrieval.search import SearchRepository
-from app.context.retrieval.search_sql import Neighbours
 from app.context.selection.fill import Rules
 from app.context.selection.gate import admissions
 from app.context.selection.ranking import rank
-from app.context.types import Admission, Candidate, Frame, Scored
+from app.context.types import Admission, Candidate, Frame, Neighbours, Scored
 from app.efforts.repository import EffortRepository
 from app.efforts.service import Where, search_efforts
 from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository

@@ -11,11 +11,11 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from app.providers.tokenizer import ENCODINGS, TokenCounter
+from bench.agent.chart import agent_chart
 from bench.agent.data import AgentBenchFile, AgentSpec, QuestionSpec, counts, load
 from bench.agent.ingest import AgentIngest, ingest
 from bench.agent.metrics import BUDGETS, BuildOutcome, included, outcome, summarise
 from bench.agent.tables import AgentResult, AgentStats, tables
-from bench.common import charts
 from bench.common.build_view import BuildView
 from bench.common.client import ApiClient, ApiError
 from bench.common.ingest import progress, wait_for_background
@@ -155,7 +155,7 @@ def run(data_path: Path, concurrency: int = 4, commit: str | None = None) -> Age
         builds=builds,
     )
     path = write_json("agent", asdict(result))
-    chart = charts.agent_chart(result, RESULTS_DIR / "agent.png")
+    chart = agent_chart(result, RESULTS_DIR / "agent.png")
     print()
     print(tables(result))
     print(f"\nWrote {path} and {chart}")

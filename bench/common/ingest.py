@@ -1,8 +1,10 @@
-"""Loading memories through the batch API, and waiting for the background work to finish."""
+"""Loading memories through the batch API (LoCoMo's turns as episodes among them), and waiting
+for the background work to finish."""
 
 import asyncio
 import sys
 import time
+import uuid
 from collections.abc import Sequence
 from typing import NoReturn, Protocol
 
@@ -10,6 +12,7 @@ from tqdm import tqdm
 
 from app.memories.schemas import MemoryRead
 from bench.common.client import BATCH_MAX, ApiClient, MemoryBody
+from bench.common.locomo import Conversation
 
 
 def progress(total: int, desc: str, unit: str) -> "tqdm[NoReturn]":
@@ -74,3 +77,29 @@ async def wait_for_background(api: ApiClient, desc: str, poll_seconds: float = 0
     if failed:
         print(f"warning: {failed} background job(s) failed; see GET /memories/{{id}} provenance")
     return time.perf_counter() - started
+
+
+def episode(line: str, dia_id: str, at: str) -> MemoryBody:
+    """A turn as an episode memory, with its time and its dia_id in metadata."""
+    return {
+        "kind": "episode",
+        "detail": line,
+        "started_at": at,
+        "occurred_at": at,
+        "metadata": {"dia_id": dia_id},
+    }
+
+
+async def ingest_turns(api: ApiClient, conversations: list[Conversation]) -> dict[uuid.UUID, str]:
+    """Write every turn as an episode, in order; memory id -> dia_id."""
+    dia_of: dict[uuid.UUID, str] = {}
+    total = sum(len(c.turns) for c in conversations)
+    with progress(total, "write turns", "turn") as bar:
+        for conv in conversations:
+            first, second = conv.speakers
+            await api.put_agent(conv.sample_id, f"Companion of {first} and {second}")
+            bodies = [episode(t.render(), t.dia_id, t.at.isoformat()) for t in conv.turns]
+            stored = await write_in_order(api, conv.sample_id, bodies, bar)
+            for turn, memory in zip(conv.turns, stored, strict=True):
+                dia_of[memory.id] = turn.dia_id
+    return dia_of

@@ -18,7 +18,6 @@ import psutil
 
 from bench.common.sampling import cpu_used
 
-_MIB = 1024 * 1024
 REPO = Path(__file__).resolve().parent.parent.parent
 
 

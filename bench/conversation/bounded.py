@@ -14,6 +14,7 @@ from bench.common.corpus import CorpusGenerator
 from bench.common.ingest import progress, wait_for_background, write_in_order
 from bench.common.queue_metrics import QueueSample, queue_stats, read_queue
 from bench.common.report import percentiles
+from bench.common.script import ScriptTurn, script
 from bench.conversation.history_check import session_build
 from bench.conversation.results import (
     BoundedResult,
@@ -24,7 +25,6 @@ from bench.conversation.results import (
     latency_ratios,
     token_checks,
 )
-from bench.conversation.script import ScriptTurn, script
 
 SEED = 20261123
 AGENT = "atlas"

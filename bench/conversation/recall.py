@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from pydantic import JsonValue
 
-from app.context.history.selection import HistoryMessage, select_history
+from app.context.history.choice import HistoryMessage, select_history
 from app.providers.tokenizer import EncodingName, TokenCounter
 from bench.common.build_view import BuildView, HistoryView
 from bench.common.client import BATCH_MAX, ApiClient, MemoryBody

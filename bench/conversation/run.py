@@ -10,13 +10,13 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from app.providers.tokenizer import TokenCounter
-from bench.common import charts
 from bench.common.client import ApiClient
 from bench.common.locomo import Conversation, describe, load
 from bench.common.report import RESULTS_DIR, run_info, write_json
 from bench.common.sampling import RssSampler
 from bench.common.server import Service
 from bench.conversation.bounded import measure_bounded
+from bench.conversation.chart import conversation_chart
 from bench.conversation.recall import measure_recall
 from bench.conversation.results import BoundedResult, ConversationResult, RecallResult
 from bench.conversation.tables import tables
@@ -80,7 +80,7 @@ def run(
         other_cpu_share=shares,
     )
     path = write_json("conversation", asdict(result))
-    chart = charts.conversation_chart(result, RESULTS_DIR / "conversation.png")
+    chart = conversation_chart(result, RESULTS_DIR / "conversation.png")
     print()
     print(tables(result))
     print(f"\nWrote {path} and {chart}")

@@ -1,6 +1,6 @@
 """The premise check on LoCoMo: how many questions whose premise the conversation bears out are
 flagged anyway (false flags), and how many questions made false are flagged (recall); the
-questions are in `premise_questions.py`."""
+questions are in `questions.py`."""
 
 import asyncio
 from dataclasses import asdict, dataclass, field
@@ -11,12 +11,11 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from app.context.premises.presuppositions import presuppositions
 from bench.common.client import ApiClient
-from bench.common.ingest import progress, wait_for_background
+from bench.common.ingest import ingest_turns, progress, wait_for_background
 from bench.common.locomo import Conversation, describe, load
 from bench.common.report import percentiles, run_info, write_json
 from bench.common.server import Service
 from bench.premises.questions import GROUPS, Asked, made_false
-from bench.quality.run import ingest_turns
 
 BUDGET = 1000
 SIMILARITIES = (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)

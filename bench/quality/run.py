@@ -11,15 +11,15 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from app.providers.tokenizer import TokenCounter
-from bench.common import charts
-from bench.common.client import ApiClient, MemoryBody
-from bench.common.ingest import progress, wait_for_background, write_in_order
+from bench.common.client import ApiClient
+from bench.common.ingest import ingest_turns, progress, wait_for_background
 from bench.common.locomo import Conversation, describe, load
 from bench.common.recall import BUDGETS, Outcome, recall_of, summarise
 from bench.common.report import RESULTS_DIR, percentiles, run_info, write_json
 from bench.common.sampling import RssSampler
 from bench.common.server import Service
 from bench.quality.baselines import run_baselines
+from bench.quality.chart import quality_chart
 from bench.quality.tables import QualityResult, ServiceStats, tables
 
 
@@ -35,32 +35,6 @@ class ServiceRuns:
     overflows: int = 0
     recount_overflows: int = 0
     recount_mismatches: int = 0
-
-
-def episode(line: str, dia_id: str, at: str) -> MemoryBody:
-    """A turn as an episode memory, with its time and its dia_id in metadata."""
-    return {
-        "kind": "episode",
-        "detail": line,
-        "started_at": at,
-        "occurred_at": at,
-        "metadata": {"dia_id": dia_id},
-    }
-
-
-async def ingest_turns(api: ApiClient, conversations: list[Conversation]) -> dict[uuid.UUID, str]:
-    """Write every turn as an episode, in order; memory id -> dia_id."""
-    dia_of: dict[uuid.UUID, str] = {}
-    total = sum(len(c.turns) for c in conversations)
-    with progress(total, "write turns", "turn") as bar:
-        for conv in conversations:
-            first, second = conv.speakers
-            await api.put_agent(conv.sample_id, f"Companion of {first} and {second}")
-            bodies = [episode(t.render(), t.dia_id, t.at.isoformat()) for t in conv.turns]
-            stored = await write_in_order(api, conv.sample_id, bodies, bar)
-            for turn, memory in zip(conv.turns, stored, strict=True):
-                dia_of[memory.id] = turn.dia_id
-    return dia_of
 
 
 async def _builds(
@@ -184,7 +158,7 @@ def run(
         baseline_overflows=dict(baseline_overflows),
     )
     path = write_json("quality", asdict(result))
-    chart = charts.quality_chart(result, RESULTS_DIR / "quality.png")
+    chart = quality_chart(result, RESULTS_DIR / "quality.png")
     print()
     print(tables(result))
     print(f"\nWrote {path} and {chart}")

@@ -6,14 +6,14 @@ from dataclasses import asdict
 
 from app.core.config import Settings
 from app.providers.embeddings import LocalEmbedder
-from bench.common import charts
 from bench.common.client import ApiClient
 from bench.common.corpus import CorpusGenerator
 from bench.common.ingest import wait_for_background
 from bench.common.report import RESULTS_DIR, run_info, write_json
 from bench.common.sampling import RssSampler
+from bench.common.script import script
 from bench.common.server import Service
-from bench.conversation.script import script
+from bench.speed.chart import speed_chart
 from bench.speed.inputs import new_inputs
 from bench.speed.plan import (
     BUDGET,
@@ -26,8 +26,7 @@ from bench.speed.plan import (
     SIZES,
 )
 from bench.speed.results import SizeStep, SpeedResult
-from bench.speed.step import load
-from bench.speed.step import step as size_step
+from bench.speed.step import load, measure_size
 from bench.speed.tables import tables
 
 
@@ -65,7 +64,7 @@ async def _measure(
             await _open_session(api)
             current = 0
             for size in sizes:
-                step = await size_step(
+                step = await measure_size(
                     service, api, sampler, embedder, generator, inputs, size, current, tenant
                 )
                 steps.append(step)
@@ -93,7 +92,7 @@ def _write(result: SpeedResult) -> None:
     workers = result.run.get("api_processes", 1)
     name = "speed" if workers == 1 else f"speed-{workers}-processes"
     path = write_json(name, asdict(result))
-    chart = charts.speed_chart(result, RESULTS_DIR / f"{name}.png")
+    chart = speed_chart(result, RESULTS_DIR / f"{name}.png")
     print()
     print(tables(result))
     print(f"\nWrote {path} and {chart}\n")

@@ -24,6 +24,8 @@ from bench.speed.results import SizeStep
 async def load(
     api: ApiClient, agent: str, generator: CorpusGenerator, count: int
 ) -> tuple[list[MemoryRead], float]:
+    """`count` generated memories written for `agent` by concurrent writers; with the seconds
+    the writes took."""
     bodies = list(generator.memories(count))
     started = time.perf_counter()
     with progress(count, f"write {agent}", "mem") as bar:
@@ -67,7 +69,7 @@ class _Load:
     lag_idle_ms: Percentiles
 
 
-async def step(
+async def measure_size(
     service: Service,
     api: ApiClient,
     sampler: RssSampler,
@@ -109,6 +111,7 @@ def _size_step(
     floors: tuple[FloorTimes, FloorTimes],
     peaks: MemoryPeaks,
 ) -> SizeStep:
+    """Everything measured at one size, as the result's row."""
     floor, floor_all = floors
     floor_ms, floor_all_ms = percentiles(floor.total_ms), percentiles(floor_all.total_ms)
     server_c1, session_c1 = percentiles(passes.server1), percentiles(passes.with_session)

@@ -6,6 +6,7 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.context.history.choice import HistoryMessage
 from app.context.history.efforts import (
     EFFORTS_HEADER,
     MEMORY_HEADER,
@@ -13,12 +14,11 @@ from app.context.history.efforts import (
     effort_line,
     fit_efforts,
 )
-from app.context.history.selection import HistoryMessage
 from app.core.context_config import EffortSettings, WindowSettings
 from app.efforts.repository import WorkingRow
 from app.efforts.working import EffortView, placement
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
-from tests.context.history.test_history import sessions, words
+from tests.context.history.test_choice import sessions, words
 
 DEFAULTS = EffortSettings()
 

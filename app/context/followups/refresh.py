@@ -72,7 +72,7 @@ async def refresh_context(
 
 
 def _similarity(vector: Vector | None, build: ContextBuild) -> float | None:
-    """Of the new input to what the context was built for (see `manifest.centroid`)."""
+    """Of the new input to what the context was built for (see `text/manifest.py` `centroid`)."""
     if vector is None or build.centroid is None:
         return None
     return round(float(np.dot(vector, np.asarray(build.centroid))), 4)
@@ -101,7 +101,7 @@ async def _history_pressure(
     session: AsyncSession, engine: ContextEngine, agent: Agent, build: ContextBuild
 ) -> bool:
     """With a session: whether the build's context, the messages it sent and those appended
-    since still fit its window (`pressure.py`)."""
+    since still fit its window (`history/pressure.py`)."""
     if build.request.get("session_id") is None:
         return False
     stored = ContextBuildResponse.model_validate_json(build.response)

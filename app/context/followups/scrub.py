@@ -34,7 +34,7 @@ LISTED = {
     "censors": "## Active Constraints",
 }
 _TIMELINE = f"## {SECTION_TITLES['episode']}"
-_PASSAGES = " … "  # between an excerpt's passages (`search_sql.EXCERPT`)
+_PASSAGES = " … "  # between an excerpt's passages (`retrieval/search_sql.py` `EXCERPT`)
 _MIN_PASSAGE = 20  # characters: a shorter passage may be anyone's words
 
 

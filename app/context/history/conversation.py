@@ -1,5 +1,5 @@
 """The history step of a build with a session: the session's messages read (only those a
-selection can use), selected on a thread (`history.py`), the evicted messages the input clearly
+selection can use), selected on a thread (`choice.py`), the evicted messages the input clearly
 refers to recalled into the context (`recall.py`), and accounted for the manifest.
 
 Then the summaries of evicted spans go before the kept messages, inside the same budget
@@ -13,9 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.context.history.efforts import working_history
-from app.context.history.recall import Found, Recall, RecallHit, recall_into, words_needed
-from app.context.history.selection import (
+from app.context.history.choice import (
     HistoryChoice,
     HistoryMessage,
     budget_passed_at,
@@ -23,6 +21,8 @@ from app.context.history.selection import (
     read_from,
     select_history,
 )
+from app.context.history.efforts import working_history
+from app.context.history.recall import Found, Recall, RecallHit, recall_into, words_needed
 from app.context.history.summaries import (
     SpanSummary,
     first_kept_after_sinks,

@@ -1,6 +1,5 @@
 """The history step of a build whose session has efforts: its working memory
-(`app/efforts/working.py`) in
-place of the whole conversation, inside the same promise.
+(`app/efforts/working.py`) in place of the whole conversation, inside the same promise.
 
 Read: the sinks, the raw messages of open and still-expanded efforts, and the ambient window;
 the history is chosen among them as for any session (`select_history`: sinks, fresh tail,
@@ -19,8 +18,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.context.history.choice import HistoryChoice, HistoryMessage, select_history
 from app.context.history.recall import protected_tokens
-from app.context.history.selection import HistoryChoice, HistoryMessage, select_history
 from app.context.text.render import SEPARATOR
 from app.core.context_config import EffortSettings, WindowSettings
 from app.efforts.repository import EffortRepository, WorkingRow

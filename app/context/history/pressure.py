@@ -21,13 +21,13 @@ from collections.abc import Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
-from app.context.history.schemas import HistoryRead
-from app.context.history.selection import (
+from app.context.history.choice import (
     MIN_MESSAGE_TOKENS,
     REPLY_PRIMING,
     HistoryMessage,
     message_tokens,
 )
+from app.context.history.schemas import HistoryRead
 from app.providers.tokenizer import ENCODINGS, EncodingName, Tokens
 from app.sessions.repository import SessionRepository
 

@@ -11,14 +11,14 @@ the two orders (ts_rank, similarity): 1/(60 + rank) for each order a message is 
 message found both ways comes first. A build without the input's vector (the embedder down or
 late) finds by words alone, and so does a message not embedded yet.
 
-The similarity bar is stricter than a memory's (0.2 and half the best, `gate.py`): a recalled
-message costs history room. Its default, 0.55, is measured with the local MiniLM on the LoCoMo
-development conversations (996 questions, each against every turn's text): the best evidence
-turn of a question reaches 0.55 for 7% of them, the most similar turn of the four conversations
-that never spoke of it for 2% (at 0.5: 13% against 8%; at 0.45: 21% against 21%, chance). A
-paraphrase that shares no word with the message scores 0.55-0.6 there, an unrelated one under
-0.15. At 0.55 a message recalled by meaning is rarely one about something never said; the
-words find the rest.
+The similarity bar is stricter than a memory's (0.2 and half the best, `selection/gate.py`): a
+recalled message costs history room. Its default, 0.55, is measured with the local MiniLM on the
+LoCoMo development conversations (996 questions, each against every turn's text): the best
+evidence turn of a question reaches 0.55 for 7% of them, the most similar turn of the four
+conversations that never spoke of it for 2% (at 0.5: 13% against 8%; at 0.45: 21% against 21%,
+chance). A paraphrase that shares no word with the message scores 0.55-0.6 there, an unrelated
+one under 0.15. At 0.55 a message recalled by meaning is rarely one about something never said;
+the words find the rest.
 
 A recalled message is quoted whole or not at all, best first, each only if the whole context
 with it and the history's sinks and fresh tail still fit available; the history is then chosen
@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from app.context.history.selection import (
+from app.context.history.choice import (
     HistoryChoice,
     HistoryMessage,
     chat_tokens,

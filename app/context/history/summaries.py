@@ -14,7 +14,7 @@ fifth of the budget buys hundreds of older messages in a few summaries.
 
 A summary may also cover the sinks (blocks are aligned at seq 0): they are kept verbatim anyway.
 
-The promise holds as in `history.py`: the kept messages and the summaries, each counted as a
+The promise holds as in `choice.py`: the kept messages and the summaries, each counted as a
 chat message (`message_tokens`), cost at most the budget.
 """
 
@@ -22,7 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.context.history.selection import (
+from app.context.history.choice import (
     HistoryChoice,
     HistoryMessage,
     chat_tokens,

@@ -2,7 +2,7 @@
 
 The input's presuppositions (`presuppositions.py`) are held against the memories the build's
 search found already, by their words (forms and the other words of an event,
-`premise_words.py`) and their similarity to the input. A premise is
+`words.py`) and their similarity to the input. A premise is
 
 - supported, when a memory about its subject says its event and every word of the event is in
   some memory found, or a memory that says its event is at least

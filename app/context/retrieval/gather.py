@@ -12,11 +12,11 @@ from app.agents.service import get_agent
 from app.context.engine import ContextEngine
 from app.context.repository import ContextRepository
 from app.context.retrieval.input_embedding import embed_input
-from app.context.retrieval.periods import Period, mentioned_period
+from app.context.retrieval.periods import mentioned_period
 from app.context.retrieval.search import SearchRepository
 from app.context.retrieval.search_sql import SearchSpec, WordHits
 from app.context.schemas import ContextBuildRequest
-from app.context.types import FLEXIBLE_KINDS, InputEmbedding, Standing
+from app.context.types import FLEXIBLE_KINDS, InputEmbedding, Period, Standing
 from app.core.clock import Clock
 from app.core.time import utcnow
 from app.tenants.models import Tenant

@@ -6,8 +6,9 @@ memories of that period and ranking favours them. Pure: text in, a UTC interval 
 """
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+
+from app.context.types import Period
 
 _MONTHS = {
     name: number
@@ -56,17 +57,6 @@ _RELATIVE = re.compile(
 # A named day also covers the day on either side: the writer's time zone is not known, and
 # "as mentioned on the 5th" is often about the day before.
 _DAY_MARGIN = timedelta(days=1)
-
-
-@dataclass(frozen=True)
-class Period:
-    """A half-open UTC interval [start, end)."""
-
-    start: datetime
-    end: datetime
-
-    def __contains__(self, moment: datetime) -> bool:
-        return self.start <= moment < self.end
 
 
 def mentioned_period(text: str, now: datetime | None = None) -> Period | None:

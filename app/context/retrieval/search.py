@@ -21,14 +21,13 @@ from app.context.retrieval.link_sql import linked
 from app.context.retrieval.search_sql import (
     FREQUENCIES,
     MAX_TERMS,
-    Neighbours,
     SearchSpec,
     WordHits,
     meaning_and_neighbours,
     word_matches,
 )
 from app.context.retrieval.search_sql import params as sql_params
-from app.context.types import Candidate, Link, Seeds, Vector
+from app.context.types import Candidate, Link, Neighbours, Seeds, Vector
 from app.core.context_config import LinkSettings
 from app.memories.models import Memory
 

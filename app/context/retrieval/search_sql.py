@@ -8,15 +8,13 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from pydantic import JsonValue
 from sqlalchemy import TextualSelect, bindparam, text
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.types import Uuid
 
-from app.context.retrieval.periods import Period
-from app.context.types import FlexibleKind, Vector
+from app.context.types import FlexibleKind, Neighbours, Period, Vector
 from app.core.context_config import ContextSettings
 from app.core.text_search import ANY_WORD
 from app.core.vector import VectorType
@@ -83,17 +81,6 @@ class SearchSpec:
             common_word_memories=settings.common_word_memories,
             period=period,
         )
-
-
-@dataclass(frozen=True)
-class Neighbours:
-    """The episodes just before and after the strongest episode hits come along: of this many
-    hits (a bigger budget has room for more), this many on each side, happened while the hit
-    lasted or at most `gap` before or after it; 0: none."""
-
-    hits: int = 0
-    window: int = 0
-    gap: timedelta = timedelta(minutes=30)  # at most this long before or after the hit
 
 
 @dataclass(frozen=True)

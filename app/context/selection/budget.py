@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
-from app.context.retrieval.search_sql import Neighbours
-from app.context.types import FLEXIBLE_KINDS, FlexibleKind
+from app.context.types import FLEXIBLE_KINDS, FlexibleKind, Neighbours
 from app.core.context_config import ContextSettings
 
 # Seed 009: the layers of an 8,000-token context.

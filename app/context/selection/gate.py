@@ -27,8 +27,8 @@ class Gate:
     # kind (and is at least half `min_similarity` similar): the one decision that speaks to
     # the input among fifty that do not.
     standout_sigmas: float = 3.0
-    # In when tied this strongly to a strong hit or the input by an anchor (`links.py`): the
-    # `max_linked` strongest ties of a build at most.
+    # In when tied this strongly to a strong hit or the input by an anchor
+    # (`retrieval/links.py`): the `max_linked` strongest ties of a build at most.
     min_link: float = 0.45
     max_linked: int = 3
 

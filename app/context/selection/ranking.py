@@ -5,8 +5,7 @@ import math
 from collections.abc import Sequence
 from datetime import datetime
 
-from app.context.retrieval.periods import Period
-from app.context.types import Candidate, Frame, Scored
+from app.context.types import Candidate, Frame, Period, Scored
 from app.core.context_config import RankingWeights
 
 OUTCOME_BOOST = {"success": 1.2, "partial": 1.0, "failure": 0.8, "pending": 0.9}

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from app.context.history import learnings
-from app.context.history.selection import HistoryMessage, select_history
+from app.context.history.choice import HistoryMessage, select_history
 from app.context.history.window import learnings_share, memory_share
 from app.context.pipeline import assemble
 from app.context.selection.gate import Gate
@@ -14,7 +14,7 @@ from app.context.types import FlexibleKind
 from app.core.context_config import WindowSettings
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 from tests.context.builders import KINDS, candidate, content, ranked_by_settings
-from tests.context.history.test_history import sessions, words
+from tests.context.history.test_choice import sessions, words
 
 fractions = st.floats(0, 1, allow_nan=False)
 

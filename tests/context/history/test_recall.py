@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.context.history.choice import HistoryMessage, select_history
 from app.context.history.recall import (
     RECALL_HEADER,
     RecallHit,
@@ -17,9 +18,8 @@ from app.context.history.recall import (
     with_recalled,
     words_needed,
 )
-from app.context.history.selection import HistoryMessage, select_history
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
-from tests.context.history.test_history import sessions, words
+from tests.context.history.test_choice import sessions, words
 
 SAID_AT = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
 

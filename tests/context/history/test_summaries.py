@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.history.selection import HistoryMessage, select_history
+from app.context.history.choice import HistoryMessage, select_history
 from app.context.history.summaries import (
     SpanSummary,
     as_message,
@@ -20,7 +20,7 @@ from app.context.history.summaries import (
 )
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
 from app.sessions.spans import due
-from tests.context.history.test_history import chat_request_tokens, contents, sessions
+from tests.context.history.test_choice import chat_request_tokens, contents, sessions
 
 RANDOM_SESSIONS = settings(
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

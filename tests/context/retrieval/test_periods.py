@@ -5,7 +5,8 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from app.context.retrieval.periods import Period, mentioned_period
+from app.context.retrieval.periods import mentioned_period
+from app.context.types import Period
 from app.core.worker import Worker
 from tests.factories import Tenancy, put_agent
 

@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.agents.repository import AgentRepository
 from app.context.retrieval.corpus import CorpusStats
 from app.context.retrieval.search import SearchRepository
-from app.context.retrieval.search_sql import Neighbours, SearchSpec
-from app.context.types import Candidate, Vector
+from app.context.retrieval.search_sql import SearchSpec
+from app.context.types import Candidate, Neighbours, Vector
 from app.core.worker import Worker
 from app.providers.container import Providers
 from app.tenants.repository import TenantRepository

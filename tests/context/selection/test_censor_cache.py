@@ -2,7 +2,7 @@
 
 import uuid
 
-from app.context.selection.censor_cache import CensorCache
+from app.context.retrieval.censor_cache import CensorCache
 from app.context.types import Censor
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.context.history.selection import (
+from app.context.history.choice import (
     HistoryMessage,
     budget_passed_at,
     reach,
