@@ -12,8 +12,8 @@ render step) decides how many fit.
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -37,9 +37,9 @@ class CensorRules:
     all_up_to: int = 3
 
 
-@dataclass(frozen=True)
-class ScoredCensor:
-    """A censor, how relevant it is to the input, and whether and why it is shown."""
+class ScoredCensor(NamedTuple):
+    """A censor, how relevant it is to the input, and whether and why it is shown (a tuple: a
+    build scores every censor of its agent, a couple of hundred at 10,000 memories)."""
 
     censor: Censor
     semantic: float
@@ -53,51 +53,65 @@ class ScoredCensor:
         return self.reason != "score"
 
 
-def _trigger_matched(censor: Censor, terms: frozenset[str]) -> bool:
-    """The input holds its trigger: every one of its words, or two or more and half of them."""
-    matched = len(censor.terms & terms)
-    return bool(censor.terms) and (
-        matched == len(censor.terms) or (matched >= 2 and 2 * matched >= len(censor.terms))
-    )
-
-
 class CensorSet(tuple[Censor, ...]):
     """An agent's active censors, with what scoring them needs made once: the process's censor
     cache hands the same set to every build until one of them changes."""
 
     @functools.cached_property
-    def _embedded(self) -> tuple[list[int], np.ndarray | None]:
+    def _embedded(self) -> tuple[np.ndarray, np.ndarray | None]:
         """The positions of the censors with a vector, and their vectors as one matrix."""
         present = [i for i, c in enumerate(self) if c.embedding is not None]
         vectors = [c.embedding for c in self if c.embedding is not None]
-        return present, np.stack(vectors) if vectors else None
+        return np.array(present, dtype=np.intp), np.stack(vectors) if vectors else None
 
     @functools.cached_property
-    def _frames(self) -> dict[tuple[str, ...], list[float]]:
+    def _terms(self) -> tuple[dict[str, list[int]], np.ndarray]:
+        """Which censors hold each word, and how many words each holds."""
+        holders: dict[str, list[int]] = {}
+        for i, censor in enumerate(self):
+            for term in censor.terms:
+                holders.setdefault(term, []).append(i)
+        return holders, np.array([len(c.terms) for c in self], dtype=np.int64)
+
+    @functools.cached_property
+    def _order(self) -> tuple[np.ndarray, np.ndarray]:
+        """For the order of a build's censors: WARN after BLOCK, and each pattern's place among
+        the patterns (equal patterns share it)."""
+        patterns = sorted({c.pattern for c in self})
+        place = {pattern: i for i, pattern in enumerate(patterns)}
+        warn = np.array([c.action != "block" for c in self], dtype=np.bool_)
+        return warn, np.array([place[c.pattern] for c in self], dtype=np.int64)
+
+    @functools.cached_property
+    def _frames(self) -> dict[tuple[str, ...], np.ndarray]:
         return {}
 
-    def similarities(self, vector: Vector | None) -> list[float]:
-        """Each censor's similarity to the input (0 without vectors), in one matrix product."""
-        found = [0.0] * len(self)
+    def similarities(self, vector: Vector | None) -> np.ndarray:
+        """Each censor's similarity to the input, never below 0 (0 without vectors), in one
+        matrix product."""
+        found = np.zeros(len(self), dtype=np.float64)
         present, matrix = self._embedded
-        if vector is None or matrix is None:
-            return found
-        for i, value in zip(present, (matrix @ vector).tolist(), strict=True):
-            found[i] = max(value, 0.0)
+        if vector is not None and matrix is not None:
+            found[present] = np.maximum(matrix @ vector, 0.0)
         return found
 
-    def about(self, cues: tuple[str, ...]) -> list[float]:
+    def matched(self, terms: frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+        """How many of each censor's words the input holds, and how many it holds in all."""
+        holders, counts = self._terms
+        matched = np.zeros(len(self), dtype=np.int64)
+        for term in terms:
+            if (held := holders.get(term)) is not None:
+                matched[held] += 1
+        return matched, counts
+
+    def about(self, cues: tuple[str, ...]) -> np.ndarray:
         """1 for each censor whose text holds one of a frame's cues, else 0."""
         flags = self._frames.get(cues)
         if flags is None:
-            flags = self._frames[cues] = [
-                1.0 if cue_matches(f"{c.pattern} {c.domain}", cues) else 0.0 for c in self
-            ]
+            flags = self._frames[cues] = np.array(
+                [1.0 if cue_matches(f"{c.pattern} {c.domain}", cues) else 0.0 for c in self]
+            )
         return flags
-
-
-def _words(censor: Censor, terms: frozenset[str]) -> float:
-    return len(censor.terms & terms) / len(censor.terms) if censor.terms else 0.0
 
 
 def choose_censors(
@@ -109,50 +123,38 @@ def choose_censors(
 ) -> list[ScoredCensor]:
     """Every censor scored, the chosen first (trigger matches, then by relevance, BLOCK before
     WARN among equals), then the rest by relevance; ties by their text, so the same data gives
-    the same order."""
+    the same order. The scores are whole arrays, one step for all the agent's censors."""
     censors = censors if isinstance(censors, CensorSet) else CensorSet(censors)
-    parts = list(
-        zip(
-            censors.similarities(vector),
-            [_words(c, terms) for c in censors],
-            censors.about(frame.cues),
-            strict=True,
-        )
-    )
-    relevance = [s + rules.words * w + rules.frame * f for s, w, f in parts]
-    mean = sum(relevance) / len(relevance) if relevance else 0.0
-    spread = math.sqrt(sum((r - mean) ** 2 for r in relevance) / len(relevance)) if relevance else 0
+    if not censors:
+        return []
+    semantic = censors.similarities(vector)
+    matched, counts = censors.matched(terms)
+    words = np.divide(matched, counts, out=np.zeros(len(censors)), where=counts > 0)
+    about = censors.about(frame.cues)
+    relevance = semantic + rules.words * words + rules.frame * about
+    values = relevance.tolist()
+    mean = sum(values) / len(values)
+    spread = math.sqrt(sum((r - mean) ** 2 for r in values) / len(values))
     bar = max(rules.floor, mean + rules.standout * spread)
-    scored = []
-    for censor, (semantic, words, about_frame), value in zip(
-        censors, parts, relevance, strict=True
-    ):
-        reason: CensorReason = "score"
-        if _trigger_matched(censor, terms):
-            reason = "trigger"
-        elif value >= bar:
-            reason = "relevant"
-        elif len(censors) <= rules.all_up_to:
-            reason = "few"  # an agent with a handful of censors sees them all
-        scored.append(ScoredCensor(censor, semantic, words, about_frame, round(value, 6), reason))
-    first = max(  # the first most relevant, BLOCK before WARN
-        range(len(scored)),
-        key=lambda i: (scored[i].relevance, scored[i].censor.action == "block"),
-        default=None,
-    )
-    if (
-        first is not None
-        and not any(s.chosen for s in scored)
-        and (best := scored[first]).relevance >= rules.best_floor
-    ):
-        scored[first] = replace(best, reason="relevant")
-    scored.sort(
-        key=lambda s: (
-            s.reason != "trigger",
-            not s.chosen,
-            -round(s.relevance, 2),
-            s.censor.action != "block",
-            s.censor.pattern,
+    # The input holds a trigger: every one of its words, or two or more and half of them.
+    trigger = (counts > 0) & ((matched == counts) | ((matched >= 2) & (2 * matched >= counts)))
+    reasons = np.where(trigger, "trigger", np.where(relevance >= bar, "relevant", "score"))
+    if len(censors) <= rules.all_up_to:
+        reasons = np.where(reasons == "score", "few", reasons)  # a handful: all are seen
+    rounded = [round(value, 6) for value in values]
+    warn, place = censors._order
+    if not (reasons != "score").any():  # the first most relevant, BLOCK before WARN
+        best = max(range(len(rounded)), key=lambda i: (rounded[i], not warn[i]))
+        if rounded[best] >= rules.best_floor:
+            reasons[best] = "relevant"
+    shown = reasons != "score"
+    key = np.array([-round(value, 2) for value in rounded])
+    order = np.lexsort((place, warn, key, ~shown, reasons != "trigger"))
+    semantic_list, words_list, about_list = semantic.tolist(), words.tolist(), about.tolist()
+    reason_list = reasons.tolist()
+    return [
+        ScoredCensor(
+            censors[i], semantic_list[i], words_list[i], about_list[i], rounded[i], reason_list[i]
         )
-    )
-    return scored
+        for i in order.tolist()
+    ]
