@@ -66,7 +66,9 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
 
 
 def attach_peers(app: FastAPI) -> None:
-    """What the lower packages need of the higher ones (docs/layout.md, "Layers")."""
+    """What the lower packages need of the higher ones (docs/layout.md, "Layers"); the context
+    engine is attached first."""
+    app.state.agents_kept = app.state.context_engine
     app.state.memory_peers = MemoryPeers(builds_naming=builds_naming, scrub_builds=scrub_builds)
     app.state.session_peers = SessionPeers(appended=on_append, builds_erased=delete_session_builds)
 

@@ -21,11 +21,11 @@ from app.tenants.dependencies import CurrentTenant
 
 
 async def _kept_of_agents(request: Request) -> service.KeepsAgents:
-    kept: service.KeepsAgents = request.app.state.context_engine
+    kept: service.KeepsAgents = request.app.state.agents_kept
     return kept
 
 
-# What the process keeps of agents (the context engine, set up by `app.main`).
+# What the process keeps of agents (the context engine, handed in by `app.main.attach_peers`).
 KeptOfAgents = Annotated[service.KeepsAgents, Depends(_kept_of_agents)]
 
 router = APIRouter(
