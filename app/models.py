@@ -6,8 +6,13 @@ from app.core.db import Base
 from app.core.idempotency import IdempotencyRecord
 from app.core.job_models import Job
 from app.efforts.models import SessionEffort
-from app.memories.cold import MemoryCold
-from app.memories.models import EmbeddingSpace, Memory, MemoryTombstone, MemoryTransition
+from app.memories.models import (
+    EmbeddingSpace,
+    Memory,
+    MemoryCold,
+    MemoryTombstone,
+    MemoryTransition,
+)
 from app.retention.models import RetentionChange, RetentionLimit
 from app.sessions.models import ConversationSession, SessionMessage
 from app.tenants.models import ApiKey, Tenant

@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     started = time.perf_counter()
     if args.which == "report":
-        from bench.rerender import rerender
+        from bench.report import rerender
 
         rerender()
         return 0

@@ -7,8 +7,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import String, case, column, delete, func, insert, select, text, update, values
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import InstrumentedAttribute, aliased
 from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.selectable import Exists
 
 from app.core.job_models import NOTIFY_CHANNEL, ClaimedJob, Job, Task
 
@@ -256,6 +257,10 @@ class JobRepository:
         for statement in _AGENT_JOBS:
             await self.session.execute(statement, {"agent": agent_id})
 
+    async def drop_queued(self, task: str) -> None:
+        """Drop the queued jobs of a task no worker will run (a model no longer set)."""
+        await self.session.execute(delete(Job).where(Job.task == task, Job.state == "queued"))
+
     async def delete_for_session(self, session_id: uuid.UUID) -> None:
         """Drop a session's jobs, before the session (`delete_for_agent` says why)."""
         await self.session.execute(delete(Job).where(Job.session_id == session_id))
@@ -268,3 +273,14 @@ class JobRepository:
             .values(run_after=_now())
         )
         return int(result.rowcount)  # type: ignore[attr-defined]  # CursorResult of an UPDATE
+
+
+def waiting(
+    task: str, memory_id: ColumnElement[uuid.UUID] | InstrumentedAttribute[uuid.UUID]
+) -> Exists:
+    """Whether a job of `task` for that memory is queued or running (an EXISTS to filter by)."""
+    return (
+        select(Job.id)
+        .where(Job.memory_id == memory_id, Job.task == task, Job.state.in_(("queued", "running")))
+        .exists()
+    )

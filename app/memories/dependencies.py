@@ -3,13 +3,14 @@
 import json
 from typing import Annotated
 
-from fastapi import Depends, Query
+from fastapi import Depends, Query, Request
 from pydantic import JsonValue, TypeAdapter
 
 from app.core.errors import InvalidInput
 from app.core.fields import JsonObject
 from app.core.openapi import json_content
 from app.deps import ProvidersDep, SettingsDep
+from app.memories.peers import MemoryPeers
 from app.memories.service import MemoryContext
 
 
@@ -49,3 +50,11 @@ async def _metadata_filter(
 
 MemoryCtx = Annotated[MemoryContext, Depends(_memory_context)]
 MetadataFilter = Annotated[dict[str, JsonValue] | None, Depends(_metadata_filter)]
+
+
+async def _peers(request: Request) -> MemoryPeers:
+    peers: MemoryPeers = request.app.state.memory_peers
+    return peers
+
+
+Peers = Annotated[MemoryPeers, Depends(_peers)]

@@ -146,6 +146,21 @@ class EmbeddingSpace(Base):
     )
 
 
+class MemoryCold(Base):
+    """A memory's record as it was before retention trimmed it: its fields, full text and the
+    full text's token counts. Reads of the memory show these instead of the trimmed ones."""
+
+    __tablename__ = "memory_cold"
+
+    memory_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("memory.id", ondelete="CASCADE"), primary_key=True
+    )
+    fields: Mapped[dict[str, JsonValue]] = mapped_column(JSONB)
+    full_text: Mapped[str] = mapped_column(Text)
+    full_tokens: Mapped[dict[str, int]] = mapped_column(JSONB)  # by encoding
+    moved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
 class MemoryTransition(Base):
     """One lifecycle action taken on a memory (through the API, or a repeated write that
     confirmed a fact): when, which, the states before and after, and for a decision's outcome

@@ -5,9 +5,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
 
-from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.memories.models import Memory
@@ -22,11 +20,3 @@ class MemoryPeers:
     builds_naming: Callable[[AsyncSession, Memory], Awaitable[list[uuid.UUID]]]
     # The memory's text out of those builds, its place kept, erased at the given time.
     scrub_builds: Callable[[AsyncSession, Sequence[uuid.UUID], Memory, datetime], Awaitable[None]]
-
-
-async def _peers(request: Request) -> MemoryPeers:
-    peers: MemoryPeers = request.app.state.memory_peers
-    return peers
-
-
-Peers = Annotated[MemoryPeers, Depends(_peers)]

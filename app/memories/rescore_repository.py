@@ -3,11 +3,11 @@ memories lack its vector, which wait for one, and the vectors and jobs of a mode
 
 import uuid
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
-from app.core.job_models import Job
+from app.core.jobs import JobRepository, waiting
 from app.memories.models import Memory
 
 # Two processes starting at once: the second waits, then finds the first's jobs.
@@ -32,26 +32,16 @@ class RescoreRepository:
             update(Memory).where(*stale).values(rescore_embedding=None, rescore_model=None)
         )
         if model is None:
-            await self.session.execute(
-                delete(Job).where(Job.task == "rescore", Job.state == "queued")
-            )
+            await JobRepository(self.session).drop_queued("rescore")
 
     async def unqueued(self) -> list[uuid.UUID]:
         """The memories without a rescoring vector and with no rescore job waiting, oldest
         first."""
-        waiting = (
-            select(Job.id)
-            .where(
-                Job.memory_id == Memory.id,
-                Job.task == "rescore",
-                Job.state.in_(("queued", "running")),
-            )
-            .exists()
-        )
+        queued = waiting("rescore", Memory.id)
         return list(
             await self.session.scalars(
                 select(Memory.id)
-                .where(Memory.rescore_model.is_(None), ~waiting)
+                .where(Memory.rescore_model.is_(None), ~queued)
                 .order_by(Memory.seq)
             )
         )

@@ -15,9 +15,8 @@ from app.deps import SettingsDep
 from app.memories import erasure, service
 from app.memories.action_schemas import MemoryUpdate
 from app.memories.cursor import CURSOR_PATTERN
-from app.memories.dependencies import MemoryCtx, MetadataFilter
+from app.memories.dependencies import MemoryCtx, MetadataFilter, Peers
 from app.memories.examples import CREATE_EXAMPLES, UPDATE_EXAMPLES
-from app.memories.peers import Peers
 from app.memories.repository import MemoryFilter
 from app.memories.schemas import (
     Kind,

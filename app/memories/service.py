@@ -18,7 +18,7 @@ from app.core.metrics import FACTS_CONFIRMED, MEMORIES_WRITTEN, observe_fact_wri
 from app.core.time import utcnow
 from app.memories import erasure, lifecycle, records
 from app.memories.action_schemas import Confirm, MemoryUpdate
-from app.memories.cold import ColdStorage
+from app.memories.cold_repository import ColdStorage
 from app.memories.cursor import decode_cursor, encode_cursor
 from app.memories.duplicates import same_fact
 from app.memories.models import Memory

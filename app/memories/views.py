@@ -3,8 +3,7 @@
 from typing import Literal, cast
 
 from app.core.job_models import Job
-from app.memories.cold import MemoryCold
-from app.memories.models import Memory
+from app.memories.models import Memory, MemoryCold
 from app.memories.schemas import (
     JobRead,
     MemoryRead,

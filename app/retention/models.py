@@ -1,5 +1,5 @@
 """What retention keeps: every change it made and why, and an agent's limits (the detail it
-moves to cold storage is the memories' own: `app/memories/cold.py`)."""
+moves to cold storage is the memories' own: `app/memories/cold_repository.py`)."""
 
 import uuid
 from datetime import datetime

@@ -10,8 +10,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from app.agents.models import Agent
 from app.core.job_models import NOTIFY_CHANNEL, Job
-from app.memories.cold import MemoryCold
-from app.memories.models import Memory
+from app.memories.models import Memory, MemoryCold
 from app.retention.models import RetentionChange, RetentionLimit
 from app.retention.types import Held
 

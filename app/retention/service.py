@@ -15,8 +15,7 @@ from app.core.errors import Conflict
 from app.core.metrics import RETENTION_CHANGES
 from app.core.time import utcnow
 from app.memories import erasure, records
-from app.memories.cold import MemoryCold
-from app.memories.models import Memory
+from app.memories.models import Memory, MemoryCold
 from app.memories.repository import MemoryRepository
 from app.memories.representations import episode_head
 from app.providers.container import Providers

@@ -5,9 +5,7 @@ builds made with an erased session go with it."""
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated
 
-from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.context_config import EffortSettings
@@ -26,11 +24,3 @@ class SessionPeers:
     ]
     # Delete the agent's builds made with the session (by its name); their ids.
     builds_erased: Callable[[AsyncSession, uuid.UUID, str], Awaitable[list[uuid.UUID]]]
-
-
-async def _peers(request: Request) -> SessionPeers:
-    peers: SessionPeers = request.app.state.session_peers
-    return peers
-
-
-Peers = Annotated[SessionPeers, Depends(_peers)]

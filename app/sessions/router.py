@@ -11,8 +11,8 @@ from app.core.idempotency import Idempotent
 from app.core.openapi import AUTHENTICATED, WITH_BODY, problems
 from app.deps import ProvidersDep, SettingsDep
 from app.sessions import service
+from app.sessions.dependencies import Peers
 from app.sessions.examples import APPEND_EXAMPLES
-from app.sessions.peers import Peers
 from app.sessions.schemas import (
     SESSION_CURSOR_PATTERN,
     MessageBatchCreate,

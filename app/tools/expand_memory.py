@@ -7,7 +7,7 @@ from pydantic import Field
 
 from app.core.errors import NotFound
 from app.core.fields import Id, RequestBody
-from app.memories.cold import ColdStorage
+from app.memories.cold_repository import ColdStorage
 from app.memories.repository import MemoryRepository
 from app.tools.types import Item, Reference, Section, ToolCall, ToolOutput
 

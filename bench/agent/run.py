@@ -19,7 +19,7 @@ from bench.agent.tables import AgentResult, AgentStats, tables
 from bench.common.build_view import BuildView
 from bench.common.client import ApiClient, ApiError
 from bench.common.ingest import progress, wait_for_background
-from bench.common.report import RESULTS_DIR, percentiles, run_info, write_json
+from bench.common.results import RESULTS_DIR, percentiles, run_info, write_json
 from bench.common.sampling import RssSampler
 from bench.common.server import Service
 

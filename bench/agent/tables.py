@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from pydantic import JsonValue
 
 from bench.agent.metrics import OVERALL, BuildOutcome, Scores
-from bench.common.report import Percentiles, table
+from bench.common.results import Percentiles, table
 
 _HEADERS = [
     "category",

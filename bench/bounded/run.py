@@ -15,7 +15,7 @@ from app.providers.tokenizer import TokenCounter
 from bench.bounded.script import LongRun, ProofRow, long_run, proof_run, wait_for_summaries
 from bench.bounded.session import AGENT, AVAILABLE, BoundedSession
 from bench.common.client import ApiClient
-from bench.common.report import RESULTS_DIR, run_info, table, write_json
+from bench.common.results import RESULTS_DIR, run_info, table, write_json
 from bench.common.sampling import RssSampler
 from bench.common.server import Service
 

@@ -13,7 +13,7 @@ from bench.common.client import ApiClient
 from bench.common.corpus import CorpusGenerator
 from bench.common.ingest import progress, wait_for_background, write_in_order
 from bench.common.queue_metrics import QueueSample, queue_stats, read_queue
-from bench.common.report import percentiles
+from bench.common.results import percentiles
 from bench.common.script import ScriptTurn, script
 from bench.conversation.history_check import session_build
 from bench.conversation.results import (

@@ -19,7 +19,7 @@ from bench.common.client import BATCH_MAX, ApiClient, MemoryBody
 from bench.common.ingest import progress, wait_for_background
 from bench.common.locomo import Conversation, Question
 from bench.common.recall import Outcome, summarise
-from bench.common.report import percentiles
+from bench.common.results import percentiles
 from bench.conversation.history_check import encoding_of, manifest_agrees, reached, session_build
 from bench.conversation.results import RecallResult, RecallStats, SessionBuild, token_checks
 

@@ -8,7 +8,7 @@ from pydantic import JsonValue
 
 from bench.common.queue_metrics import QueueStats
 from bench.common.recall import BudgetSummary
-from bench.common.report import Percentiles
+from bench.common.results import Percentiles
 
 # Issue 17: the build at 5,000 messages within 1.5 times the build at 100; no build over.
 TARGETS: dict[str, float] = {"latency_ratio": 1.5, "over_available": 0}

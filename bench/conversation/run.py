@@ -12,7 +12,7 @@ from pydantic import JsonValue
 from app.providers.tokenizer import TokenCounter
 from bench.common.client import ApiClient
 from bench.common.locomo import Conversation, describe, load
-from bench.common.report import RESULTS_DIR, run_info, write_json
+from bench.common.results import RESULTS_DIR, run_info, write_json
 from bench.common.sampling import RssSampler
 from bench.common.server import Service
 from bench.conversation.bounded import measure_bounded

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from bench.common.locomo import category_label
 from bench.common.queue_metrics import QueueStats
 from bench.common.recall import BudgetSummary
-from bench.common.report import table
+from bench.common.results import table
 from bench.conversation.results import (
     BoundedResult,
     ConversationResult,

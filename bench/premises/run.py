@@ -13,7 +13,7 @@ from app.context.premises.presuppositions import presuppositions
 from bench.common.client import ApiClient
 from bench.common.ingest import ingest_turns, progress, wait_for_background
 from bench.common.locomo import Conversation, describe, load
-from bench.common.report import percentiles, run_info, write_json
+from bench.common.results import percentiles, run_info, write_json
 from bench.common.server import Service
 from bench.premises.questions import GROUPS, Asked, made_false
 

@@ -15,7 +15,7 @@ from bench.common.client import ApiClient
 from bench.common.ingest import ingest_turns, progress, wait_for_background
 from bench.common.locomo import Conversation, describe, load
 from bench.common.recall import BUDGETS, Outcome, recall_of, summarise
-from bench.common.report import RESULTS_DIR, percentiles, run_info, write_json
+from bench.common.results import RESULTS_DIR, percentiles, run_info, write_json
 from bench.common.sampling import RssSampler
 from bench.common.server import Service
 from bench.quality.baselines import run_baselines

@@ -6,7 +6,7 @@ from pydantic import JsonValue
 
 from bench.common.locomo import category_label
 from bench.common.recall import BUDGETS, BudgetSummary
-from bench.common.report import Percentiles, table
+from bench.common.results import Percentiles, table
 from bench.common.sampling import MemoryPeaks
 
 TARGETS = {1000: 0.85, 2000: 0.92, 4000: 0.95}  # issue 4, for the service

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 from pydantic import JsonValue
 
-from bench.common.report import Percentiles
+from bench.common.results import Percentiles
 from bench.common.sampling import MemoryPeaks
 
 # The speed issue's targets on this 2-core machine with the local embedder: server-side p95 by

@@ -9,7 +9,7 @@ from app.providers.embeddings import LocalEmbedder
 from bench.common.client import ApiClient
 from bench.common.corpus import CorpusGenerator
 from bench.common.ingest import wait_for_background
-from bench.common.report import RESULTS_DIR, run_info, write_json
+from bench.common.results import RESULTS_DIR, run_info, write_json
 from bench.common.sampling import RssSampler
 from bench.common.script import script
 from bench.common.server import Service

@@ -12,7 +12,7 @@ from app.providers.embeddings import LocalEmbedder
 from bench.common.client import ApiClient
 from bench.common.corpus import CorpusGenerator
 from bench.common.ingest import progress, wait_for_background, write_concurrently
-from bench.common.report import Percentiles, percentiles
+from bench.common.results import Percentiles, percentiles
 from bench.common.sampling import MemoryPeaks, RssSampler
 from bench.common.server import Service
 from bench.speed.floor import FloorTimes, measure_floor

@@ -2,7 +2,7 @@
 
 from pydantic import JsonValue
 
-from bench.common.report import Percentiles, table
+from bench.common.results import Percentiles, table
 from bench.speed.results import SizeStep, SpeedResult
 
 

@@ -8,7 +8,7 @@ import httpx
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-from app.memories.cold import ColdStorage
+from app.memories.cold_repository import ColdStorage
 from app.memories.models import Memory
 from tests.factories import Tenancy, fact, procedure, put_agent
 from tests.retention.writes import NOW, censor, days_before, episode, run, states, write_all

@@ -74,7 +74,7 @@ class CensorSet(tuple[Censor, ...]):
         return holders, np.array([len(c.terms) for c in self], dtype=np.int64)
 
     @functools.cached_property
-    def _order(self) -> tuple[np.ndarray, np.ndarray]:
+    def order_keys(self) -> tuple[np.ndarray, np.ndarray]:
         """For the order of a build's censors: WARN after BLOCK, and each pattern's place among
         the patterns (equal patterns share it)."""
         patterns = sorted({c.pattern for c in self})
@@ -132,6 +132,8 @@ def choose_censors(
     words = np.divide(matched, counts, out=np.zeros(len(censors)), where=counts > 0)
     about = censors.about(frame.cues)
     relevance = semantic + rules.words * words + rules.frame * about
+    # The mean, the spread and the roundings in Python, as before the arrays: numpy sums
+    # pairwise and rounds otherwise, and a last bit may move a censor across the bar.
     values = relevance.tolist()
     mean = sum(values) / len(values)
     spread = math.sqrt(sum((r - mean) ** 2 for r in values) / len(values))
@@ -142,7 +144,7 @@ def choose_censors(
     if len(censors) <= rules.all_up_to:
         reasons = np.where(reasons == "score", "few", reasons)  # a handful: all are seen
     rounded = [round(value, 6) for value in values]
-    warn, place = censors._order
+    warn, place = censors.order_keys
     if not (reasons != "score").any():  # the first most relevant, BLOCK before WARN
         best = max(range(len(rounded)), key=lambda i: (rounded[i], not warn[i]))
         if rounded[best] >= rules.best_floor:

@@ -78,7 +78,6 @@ class FlexibleLayers:
     admitted: dict[uuid.UUID, Admission] = field(default_factory=dict)  # why each may be in
     _lines: dict[tuple[uuid.UUID, Detail], tuple[str, int]] = field(default_factory=dict)
     _dates: dict[str, int] = field(default_factory=dict)
-    _sections: dict[FlexibleKind, int] = field(default_factory=dict)
     days: set[str] = field(default_factory=set)  # the date lines the chosen episodes need
     _vectors: Vector | None = None
     _count: int = 0
@@ -103,12 +102,6 @@ class FlexibleLayers:
             self._dates[day] = self.tokens.count(day) + 1
         return self._dates[day]
 
-    def section_cost(self, kind: FlexibleKind) -> int:
-        """Tokens of a kind's section header, with the blank line before it and its newline."""
-        if kind not in self._sections:
-            self._sections[kind] = self.tokens.count(section_header(kind)) + 2
-        return self._sections[kind]
-
     def header_cost(self, scored: Scored, detail: Detail) -> int:
         """Tokens of the headings an item brings along: its section's (with the blank line
         before it) when it is the first of its list, and its day's line for an episode."""
@@ -116,7 +109,7 @@ class FlexibleLayers:
             return 1  # the blank line before its own section
         kind = scored.candidate.kind
         listed = any(not own_section(i.scored, i.detail) for i in self.chosen[kind])
-        cost = 0 if listed else self.section_cost(kind)
+        cost = 0 if listed else self.tokens.count(section_header(kind)) + 2
         if kind == "episode" and (day := date_line(scored)) not in self.days:
             cost += self.date_cost(day)
         return cost

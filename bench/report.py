@@ -5,7 +5,7 @@ from pydantic import TypeAdapter
 
 from bench.agent import tables as agent_tables
 from bench.agent.chart import agent_chart
-from bench.common.report import RESULTS_DIR
+from bench.common.results import RESULTS_DIR
 from bench.conversation import results as conversation_results
 from bench.conversation import tables as conversation_tables
 from bench.conversation.chart import conversation_chart
