@@ -14,6 +14,7 @@ from app.memories.models import (
     MemoryTransition,
 )
 from app.retention.models import RetentionChange, RetentionLimit
+from app.sessions.input_vectors import InputVector
 from app.sessions.models import ConversationSession, SessionMessage
 from app.tenants.models import ApiKey, Tenant
 
@@ -25,6 +26,7 @@ __all__ = [
     "ConversationSession",
     "EmbeddingSpace",
     "IdempotencyRecord",
+    "InputVector",
     "Job",
     "Memory",
     "MemoryCold",

@@ -2,11 +2,11 @@
 the model.
 
 An agent appends the user's message to its session and then builds with that message as input:
-the append starts embedding it at once (`prefetch`), and the build finds its vector ready, or
-joins the embedding already under way. A refresh, or an input repeated, finds it too. The
-vectors are kept by model, tenant and text (a tenant cannot time whether another used a text),
-the least recently used dropped past `size`; a failed embedding is not kept, so the next build
-tries again.
+the append embeds it at once and keeps its vector here and, for the other API processes, in
+PostgreSQL (`app.sessions.input_vectors`), and the build finds it ready. A refresh, or an input
+repeated, finds it too. The vectors are kept by model, tenant and text (a tenant cannot time
+whether another used a text), the least recently used dropped past `size`; a failed embedding
+is not kept, so the next build tries again.
 """
 
 import asyncio
@@ -75,14 +75,37 @@ class QueryVectors:
         if self._size and text and key not in self._kept:
             self._start(key)
 
+    @property
+    def model_name(self) -> str:
+        return self._embedder.model_name
+
+    @property
+    def queries_as_documents(self) -> bool:
+        return self._embedder.queries_as_documents
+
+    def holds(self, tenant: uuid.UUID, text: str) -> bool:
+        """Whether the text's vector is kept or under way."""
+        return self._key(tenant, text) in self._kept
+
+    def keep(self, tenant: uuid.UUID, text: str, vector: Vector) -> None:
+        """Keep a vector of the text found elsewhere (another process embedded it)."""
+        if self._size:
+            found: asyncio.Future[Vector] = asyncio.get_running_loop().create_future()
+            found.set_result(vector)
+            self._remember(self._key(tenant, text), found)
+
     def _start(self, key: "_Key") -> asyncio.Future[Vector]:
         task = asyncio.ensure_future(self._embed(key[2]))
         task.add_done_callback(lambda done: self._settle(key, done))
         if self._size:
-            self._kept[key] = task
-            while len(self._kept) > self._size:
-                self._kept.popitem(last=False)
+            self._remember(key, task)
         return task
+
+    def _remember(self, key: "_Key", vector: asyncio.Future[Vector]) -> None:
+        self._kept[key] = vector
+        self._kept.move_to_end(key)
+        while len(self._kept) > self._size:
+            self._kept.popitem(last=False)
 
     async def _embed(self, text: str) -> Vector:
         (vector,) = await self._embedder.embed_queries([text])

@@ -13,6 +13,7 @@ from app.deps import ProvidersDep, SettingsDep
 from app.sessions import service
 from app.sessions.dependencies import Peers
 from app.sessions.examples import APPEND_EXAMPLES
+from app.sessions.input_vectors import InputEmbedders
 from app.sessions.schemas import (
     SESSION_CURSOR_PATTERN,
     MessageBatchCreate,
@@ -46,8 +47,8 @@ async def append_messages(
     peers: Peers,
 ) -> MessageBatchRead:
     """Append messages to a session in order, numbered after its last one; the first message
-    creates the session. All are stored, or none. The last user message starts being embedded
-    at once: the build that takes it as its input finds its vector ready."""
+    creates the session. All are stored, or none. The last user message is embedded before the
+    answer: the build that takes it as its input finds its vector ready."""
     appended = await idempotent.once(
         tenant.id,
         MessageBatchRead,
@@ -62,9 +63,12 @@ async def append_messages(
             context=settings.context,
             max_attempts=settings.worker.max_attempts,
             peers=peers,
+            embedders=InputEmbedders(
+                [q for q in (providers.queries, providers.rescore_queries) if q is not None],
+                settings.context.embedding_deadline_seconds,
+            ),
         ),
     )
-    service.prefetch_input((providers.queries, providers.rescore_queries), tenant, body.messages)
     return appended
 
 

@@ -5,6 +5,9 @@ import uuid
 from collections.abc import Sequence
 from datetime import UTC
 
+import numpy as np
+import structlog
+from numpy.typing import NDArray
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.agents.models import Agent
@@ -16,8 +19,9 @@ from app.core.errors import NotFound
 from app.core.jobs import JobRepository
 from app.core.replays import ReplayRepository
 from app.core.time import utcnow
-from app.providers.query_vectors import QueryVectors
+from app.providers.errors import ProviderError
 from app.providers.tokenizer import TokenCounter
+from app.sessions.input_vectors import InputEmbedders, InputVectorRepository
 from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
 from app.sessions.peers import SessionPeers
 from app.sessions.repository import SessionRepository
@@ -35,6 +39,8 @@ from app.sessions.schemas import (
 from app.sessions.spans import completes_a_block
 from app.sessions.summary_repository import SummaryRepository
 from app.tenants.models import Tenant
+
+log = structlog.get_logger(__name__)
 
 
 def _count_tokens(tokens: TokenCounter, contents: Sequence[str]) -> list[int]:
@@ -118,12 +124,15 @@ async def append_messages(
     context: ContextSettings,
     max_attempts: int,
     peers: SessionPeers,
+    embedders: InputEmbedders,
 ) -> MessageBatchRead:
     """Append messages in order to the session (created by its first message); all or none.
-    The session's `embed_messages` job is queued with them (their vectors come in the
-    background), and its summaries job when the append completes a span older than the fresh
-    tail or holds a long assistant or tool message."""
+    The last user message is embedded at once (`_embed_input`), the others in the background
+    (`_queue_jobs`)."""
     check_batch_size(items, max_items, "messages")
+    last = _last_user_message(items)
+    if last:
+        embedders.start(tenant.id, last)  # meanwhile
     agent = await get_agent(session, tenant, agent_name)
     # Tokenizing is CPU work: off the event loop, and before the session is locked.
     counts = await asyncio.to_thread(_count_tokens, tokens, [item.content for item in items])
@@ -136,39 +145,67 @@ async def append_messages(
         _new_message(conversation, first + i, item, count)
         for i, (item, count) in enumerate(zip(items, counts, strict=True))
     ]
+    vectors = await _embed_input(embedders, tenant, last) if last else {}
+    if last:  # the message's own vector too, where the model's query vector is its document's
+        message = next(m for m in reversed(messages) if m.role == "user")
+        message.embedding = embedders.as_document(vectors)
     await peers.appended(session, conversation, messages, context.efforts)
     await repository.add_messages(messages)
     conversation.message_count += len(messages)
     conversation.token_count += sum(counts)
     await repository.flush()
-    await JobRepository(session).enqueue_for_session(
-        conversation.id, "embed_messages", max_attempts=max_attempts
-    )
-    span, tail = context.summaries.span, context.window.fresh_tail
-    long = context.summaries.long_message_tokens
-    has_long = long > 0 and any(
-        m.role in ("assistant", "tool") and m.tokens > long for m in messages
-    )
-    if has_long or completes_a_block(first, conversation.message_count, tail, span):
-        await JobRepository(session).enqueue_for_session(
-            conversation.id, "summarize_spans", max_attempts=max_attempts
-        )
+    await _queue_jobs(JobRepository(session), conversation, messages, first, context, max_attempts)
+    if last:
+        await InputVectorRepository(session).keep(tenant.id, conversation.id, last, vectors)
     return MessageBatchRead(
         session=await _session_read(repository, conversation, agent),
         messages=[_message_read(message) for message in messages],
     )
 
 
-def prefetch_input(
-    queries: Sequence[QueryVectors | None], tenant: Tenant, items: Sequence[MessageCreate]
+def _last_user_message(items: Sequence[MessageCreate]) -> str | None:
+    return next((item.content for item in reversed(items) if item.role == "user"), None)
+
+
+async def _embed_input(
+    embedders: InputEmbedders, tenant: Tenant, text: str
+) -> dict[str, NDArray[np.float32]]:
+    """The last user message's vectors by each model (the search model's and the rescoring
+    one's), for the build likely to take it as its input next, in whichever API process it
+    lands; one that fails or is late is left to that build."""
+    vectors = {}
+    for model in embedders.models:
+        try:
+            vectors[model.model_name] = await model.vector(
+                tenant.id, text, deadline=embedders.deadline
+            )
+        except ProviderError as exc:
+            log.info("sessions.input_not_embedded", error=str(exc))
+    return vectors
+
+
+async def _queue_jobs(
+    jobs: JobRepository,
+    conversation: ConversationSession,
+    messages: Sequence[SessionMessage],
+    first: int,
+    context: ContextSettings,
+    max_attempts: int,
 ) -> None:
-    """Start embedding the last user message of an append with each model (the search model's
-    and the rescoring one's): the agent's next build is likely to take it as its input."""
-    last = next((item.content for item in reversed(items) if item.role == "user"), None)
-    if last:
-        for model in queries:
-            if model is not None:
-                model.prefetch(tenant.id, last)
+    """The session's `embed_messages` job when a message has no vector yet, and its summaries
+    job when the append completes a span older than the fresh tail or holds a long assistant or
+    tool message."""
+    if any(message.embedding is None for message in messages):
+        await jobs.enqueue_for_session(conversation.id, "embed_messages", max_attempts=max_attempts)
+    span, tail = context.summaries.span, context.window.fresh_tail
+    long = context.summaries.long_message_tokens
+    has_long = long > 0 and any(
+        m.role in ("assistant", "tool") and m.tokens > long for m in messages
+    )
+    if has_long or completes_a_block(first, conversation.message_count, tail, span):
+        await jobs.enqueue_for_session(
+            conversation.id, "summarize_spans", max_attempts=max_attempts
+        )
 
 
 async def _find(

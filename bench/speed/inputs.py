@@ -1,6 +1,7 @@
 """The speed benchmark's inputs: never built before (a build embeds each), built again (its
 vector is kept), or appended to a session as the user's message just before the build."""
 
+import time
 from collections.abc import Iterator, Sequence
 
 from pydantic import JsonValue
@@ -25,15 +26,17 @@ def new_inputs(seed: int, batch: int = 200) -> Iterator[str]:
 
 async def appended_builds(
     api: ApiClient, agent: str, requests: Sequence[dict[str, JsonValue]], desc: str
-) -> list[float]:
+) -> tuple[list[float], list[float]]:
     """Server ms of builds whose input was appended to a session as the user's message right
-    before (as an agent does with what its user just said)."""
-    server = []
+    before (as an agent does with what its user just said), and client ms of those appends."""
+    server, appends = [], []
     with progress(len(requests), desc, "build") as bar:
         for request in requests:
             message: dict[str, JsonValue] = {"role": "user", "content": request["input"]}
+            started = time.perf_counter()
             await api.append_messages(agent, INBOX, [message])
+            appends.append((time.perf_counter() - started) * 1000)
             built, _elapsed_ms = await api.build(request)
             server.append(built.timings_ms["total"])
             bar.update(1)
-    return server
+    return server, appends

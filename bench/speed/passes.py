@@ -105,6 +105,7 @@ class Passes:
     seen_client: list[float]
     compact: tuple[list[float], list[float]] | None
     appended: list[float]
+    appends: list[float]  # client ms of the appends before those builds
     server16: list[float]
     client16: list[float]
     wall16: float
@@ -125,7 +126,7 @@ async def run_passes(service: Service, api: ApiClient, inputs: Iterator[str]) ->
     server1, client1, stages1, used, _wall = await _builds(api, queries, 1, len(queries), "c=1")
     seen, seen_client, _s, _u, _w = await _builds(api, queries, 1, len(queries), "c=1, seen before")
     compact = await _compact_builds(api, queries)
-    appended = await appended_builds(
+    appended, appends = await appended_builds(
         api, MEASURED, [_request(q) for q in fresh(APPENDED)], "c=1, appended"
     )
     cpu_before = _cpu_seconds(service)
@@ -144,7 +145,7 @@ async def run_passes(service: Service, api: ApiClient, inputs: Iterator[str]) ->
         api, fresh(QUERIES), 1, QUERIES, f"c=1, session of {SESSION_MESSAGES}", session=True
     )
     return Passes(
-        queries, server1, client1, stages1, used, seen, seen_client, compact, appended,
+        queries, server1, client1, stages1, used, seen, seen_client, compact, appended, appends,
         server16, client16, wall16, cpu_ms, with_session, session_stages,
     )  # fmt: skip
 

@@ -62,6 +62,8 @@ class SizeStep:
     # build (server ms); None in older results, where every input was new to the service.
     server_c1_seen: Percentiles | None = None
     server_c1_appended: Percentiles | None = None
+    # The appends before those builds (client ms); None in older results.
+    client_c1_append: Percentiles | None = None
     # The seen inputs built again: client ms; and with `manifest: compact` (server and client).
     client_c1_seen: Percentiles | None = None
     server_c1_compact: Percentiles | None = None

@@ -131,6 +131,7 @@ def _size_step(
         server_c1=server_c1,
         server_c1_seen=percentiles(passes.seen),
         server_c1_appended=percentiles(passes.appended),
+        client_c1_append=percentiles(passes.appends),
         client_c1_seen=percentiles(passes.seen_client),
         server_c1_compact=percentiles(compact[0]) if compact else None,
         client_c1_compact=percentiles(compact[1]) if compact else None,

@@ -207,6 +207,12 @@ def _seen_lines(steps: list[SizeStep]) -> list[str]:
             f"{_ms(appended.p95)}; new inputs {_ms(new.p50)} / {_ms(new.p95)} "
             f"({new.p95 / max(seen.p95, 1e-6):.2f} times the seen p95; target ≤ 1.3)"
         )
+        if s.client_c1_append is not None:
+            append = s.client_c1_append
+            lines.append(
+                f"The appends before those builds, {s.size:,}: client p50 / p95 "
+                f"{_ms(append.p50)} / {_ms(append.p95)}"
+            )
         if s.client_c1_seen is not None:
             client = s.client_c1_seen
             lines.append(

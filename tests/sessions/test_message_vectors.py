@@ -29,7 +29,7 @@ PATH = "/agents/newton/sessions/chat-1/messages"
 
 def said(count: int, marker: str = "") -> list[dict[str, Any]]:
     return [
-        {"role": "user", "content": f"Message {i} about the release {marker}."}
+        {"role": "assistant", "content": f"Message {i} about the release {marker}."}
         for i in range(count)
     ]
 

@@ -21,7 +21,7 @@ async def test_one_job_waits_per_session_and_task(
     await put_agent(client, tenancy, "newton")
     response = await client.post(
         "/agents/newton/sessions/chat-1/messages",
-        json={"messages": [{"role": "user", "content": "Hello."}]},
+        json={"messages": [{"role": "assistant", "content": "Hello."}]},
         headers=tenancy.headers,
     )
     assert response.status_code == 201, response.text
@@ -60,7 +60,7 @@ async def test_a_gone_workers_session_jobs_leave_one_waiting(
     await put_agent(client, tenancy, "newton")
     response = await client.post(
         "/agents/newton/sessions/chat-2/messages",
-        json={"messages": [{"role": "user", "content": "Hello."}]},
+        json={"messages": [{"role": "assistant", "content": "Hello."}]},
         headers=tenancy.headers,
     )
     assert response.status_code == 201, response.text

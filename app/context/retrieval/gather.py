@@ -11,7 +11,7 @@ from app.agents.models import Agent
 from app.agents.service import get_agent
 from app.context.engine import ContextEngine
 from app.context.repository import ContextRepository
-from app.context.retrieval.input_embedding import embed_input
+from app.context.retrieval.input_embedding import embed_input, take_kept_vectors
 from app.context.retrieval.periods import mentioned_period
 from app.context.retrieval.search import SearchRepository
 from app.context.retrieval.search_sql import SearchSpec, WordHits
@@ -44,6 +44,7 @@ async def gather(
 ) -> Gathered:
     """The agent, its standing layers and the input's word matches, read while the input is
     embedded on a thread (the clock's "words"); then the vector ("embed": the wait beyond)."""
+    await take_kept_vectors(session, engine, tenant, request.input)
     embedding = asyncio.create_task(embed_input(engine, tenant, request.input))
     try:
         agent = await get_agent(session, tenant, request.agent_id)

@@ -4,11 +4,13 @@ beside it where one is set (CE_EMBEDDINGS__RESCORE_MODEL)."""
 import asyncio
 
 import structlog
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.engine import ContextEngine
 from app.context.types import InputEmbedding, Vector
 from app.providers.errors import ProviderError
 from app.providers.query_vectors import QueryVectors
+from app.sessions.input_vectors import InputVectorRepository
 from app.tenants.models import Tenant
 
 log = structlog.get_logger(__name__)
@@ -37,6 +39,25 @@ async def embed_input(
     finally:
         if second is not None:
             second.cancel()  # a no-op once done; else the build needs it no more
+
+
+async def take_kept_vectors(
+    session: AsyncSession, engine: ContextEngine, tenant: Tenant, text: str
+) -> None:
+    """The input's vectors that another API process kept when the input was appended
+    (`app.sessions.input_vectors`), taken into this process's; one statement, only when this
+    process holds the input's vectors from neither model."""
+    providers = engine.providers
+    models = [q for q in (providers.queries, providers.rescore_queries) if q is not None]
+    missing = [model for model in models if not model.holds(tenant.id, text)]
+    if not missing:
+        return
+    found = await InputVectorRepository(session).find(
+        tenant.id, text, [model.model_name for model in missing]
+    )
+    for model in missing:
+        if model.model_name in found:
+            model.keep(tenant.id, text, found[model.model_name])
 
 
 async def _rescore_vector(

@@ -1,9 +1,9 @@
-"""A build's input embedded once: the user's message starts being embedded when it is appended,
-so the build that takes it as its input asks the provider nothing, and the worker stores that
-vector for the message; a repeated input and a refresh with it embed it once, within a tenant;
-an embedding that failed is tried again by the next build; only the last inputs are kept."""
+"""A build's input embedded once: the user's message is embedded when it is appended, so the
+build that takes it as its input asks the provider nothing, in the same API process or another,
+and the worker stores that vector for the message; a repeated input and a refresh with it embed
+it once, within a tenant; an embedding that failed is tried again by the next build; only the
+last inputs are kept."""
 
-import asyncio
 from typing import Any
 
 import httpx
@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.db import Database
+from app.sessions.input_vectors import InputVector
 from app.sessions.models import SessionMessage
 from tests.factories import Tenancy, put_agent
 from tests.fake_openai import FakeOpenAI
@@ -40,12 +41,13 @@ async def build(client: httpx.AsyncClient, tenancy: Tenancy, text: str, **more: 
     return response.json()
 
 
-async def until_embedded(fake: FakeOpenAI, text: str) -> None:
-    for _ in range(200):
-        if embedded(fake, text):
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"{text!r} was never embedded")
+async def append(client: httpx.AsyncClient, tenancy: Tenancy, *messages: dict[str, str]) -> None:
+    response = await client.post(
+        f"/agents/{AGENT}/sessions/chat-1/messages",
+        headers=tenancy.headers,
+        json={"messages": list(messages)},
+    )
+    assert response.status_code == 201, response.text
 
 
 async def test_a_build_finds_the_appended_message_embedded(
@@ -56,19 +58,17 @@ async def test_a_build_finds_the_appended_message_embedded(
 ) -> None:
     await put_agent(fast_stack.client, tenancy, AGENT)
     question = "Which index did we choose for the vectors?"
-    response = await fast_stack.client.post(
-        f"/agents/{AGENT}/sessions/chat-1/messages",
-        headers=tenancy.headers,
-        json={
-            "messages": [
-                {"role": "assistant", "content": "Hello, how can I help?"},
-                {"role": "user", "content": question},
-            ]
-        },
+    await append(
+        fast_stack.client,
+        tenancy,
+        {"role": "assistant", "content": "Hello, how can I help?"},
+        {"role": "user", "content": question},
     )
-    assert response.status_code == 201, response.text
-    await until_embedded(fake, question)  # started by the append, the worker not run
+    assert embedded(fake, question) == 1  # by the append, before it answered
     assert embedded(fake, "Hello, how can I help?") == 0  # only what a build will take
+    async with sessionmaker() as session:  # the message's own vector, for recall by meaning
+        stored = await session.scalar(select(func.count(SessionMessage.embedding)))
+    assert stored == 1
 
     built = await build(fast_stack.client, tenancy, question, session_id="chat-1")
     await fast_stack.worker.drain()  # the messages' vectors, for recall by meaning
@@ -79,6 +79,47 @@ async def test_a_build_finds_the_appended_message_embedded(
     async with sessionmaker() as session:
         stored = await session.scalar(select(func.count(SessionMessage.embedding)))
     assert stored == 2
+
+
+async def test_a_build_in_another_process_finds_the_appended_message_embedded(
+    settings: Settings,
+    database: Database,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    fast_stack: Stack,
+    fake: FakeOpenAI,
+    tenancy: Tenancy,
+) -> None:
+    await put_agent(fast_stack.client, tenancy, AGENT)
+    question = "Which queue feeds the billing worker?"
+    await append(fast_stack.client, tenancy, {"role": "user", "content": question})
+    assert embedded(fake, question) == 1  # before the append answered
+
+    async with open_stack(settings, database, sessionmaker, fake) as other_process:
+        built = await build(other_process.client, tenancy, question)
+
+    assert built["input_embedding"] == {"embedded": True, "reason": None, "rescored": False}
+    assert embedded(fake, question) == 1
+
+
+async def test_an_erased_session_takes_its_kept_vectors_along(
+    fast_stack: Stack,
+    tenancy: Tenancy,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    await put_agent(fast_stack.client, tenancy, AGENT)
+    await append(
+        fast_stack.client, tenancy, {"role": "user", "content": "Is the invoice run done?"}
+    )
+    async with sessionmaker() as session:
+        assert await session.scalar(select(func.count()).select_from(InputVector)) == 1
+
+    erased = await fast_stack.client.delete(
+        f"/agents/{AGENT}/sessions/chat-1", headers=tenancy.headers
+    )
+    assert erased.status_code == 204
+
+    async with sessionmaker() as session:
+        assert await session.scalar(select(func.count()).select_from(InputVector)) == 0
 
 
 async def test_a_repeated_input_and_its_refresh_embed_it_once(
