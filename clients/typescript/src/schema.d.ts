@@ -292,8 +292,8 @@ export interface paths {
         /**
          * Append Messages
          * @description Append messages to a session in order, numbered after its last one; the first message
-         *     creates the session. All are stored, or none. The last user message starts being embedded
-         *     at once: the build that takes it as its input finds its vector ready.
+         *     creates the session. All are stored, or none. The last user message is embedded before the
+         *     answer: the build that takes it as its input finds its vector ready.
          */
         post: operations["append_messages_agents__agent_id__sessions__session_id__messages_post"];
         delete?: never;
