@@ -14,8 +14,7 @@ from app.memories.models import (
     MemoryTransition,
 )
 from app.retention.models import RetentionChange, RetentionLimit
-from app.sessions.input_vectors import InputVector
-from app.sessions.models import ConversationSession, SessionMessage
+from app.sessions.models import ConversationSession, InputVector, SessionMessage
 from app.tenants.models import ApiKey, Tenant
 
 __all__ = [

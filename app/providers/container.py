@@ -25,6 +25,12 @@ class Providers:
     rescorer: GuardedEmbedder | None = None
     rescore_queries: QueryVectors | None = None
 
+    @property
+    def input_models(self) -> list[QueryVectors]:
+        """The recent inputs' vectors of each model an input is embedded with, the search
+        model's first."""
+        return [q for q in (self.queries, self.rescore_queries) if q is not None]
+
     async def aclose(self) -> None:
         """Release the providers' connections."""
         await self.embedder.aclose()

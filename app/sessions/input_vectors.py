@@ -1,44 +1,25 @@
 """The vectors of appended user messages, shared by the API processes: the append embeds the
-message a build is about to take as its input and keeps its vectors here, so that the build finds
-them whichever process it lands on. Kept a few minutes (an unlogged table: a crash empties it,
-and a build then embeds its input again); an erased session's go with it."""
+message a build is about to take as its input and keeps its vectors here (the table
+`InputVector`), so that the build finds them whichever process it lands on. Kept a few minutes
+(an unlogged table: a crash empties it, and a build then embeds its input again); an erased
+session's go with it."""
 
 import hashlib
 import uuid
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import DateTime, ForeignKey, Index, LargeBinary, String, delete, func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.db import Base
 from app.providers.query_vectors import QueryVectors
+from app.sessions.models import InputVector
 
 KEPT_FOR = timedelta(minutes=10)  # an agent builds right after it appends
-
-
-class InputVector(Base):
-    """One model's vector of a text appended as a user message, by tenant and the text's hash."""
-
-    __tablename__ = "input_vector"
-    __table_args__ = (
-        Index("ix_input_vector_created", "created_at"),
-        {"prefixes": ["UNLOGGED"]},
-    )
-
-    tenant_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
-    model: Mapped[str] = mapped_column(String(200), primary_key=True)
-    digest: Mapped[bytes] = mapped_column(LargeBinary, primary_key=True)
-    session_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("conversation_session.id", ondelete="CASCADE")
-    )
-    vector: Mapped[bytes] = mapped_column(LargeBinary)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 @dataclass(frozen=True)
@@ -83,11 +64,12 @@ class InputVectorRepository:
         await self.session.execute(
             delete(InputVector).where(InputVector.created_at < func.now() - KEPT_FOR)
         )
+        digest = _digest(text)
         rows = [
             {
                 "tenant_id": tenant_id,
                 "model": model,
-                "digest": _digest(text),
+                "digest": digest,
                 "session_id": session_id,
                 "vector": np.asarray(vector, dtype="<f4").tobytes(),
             }

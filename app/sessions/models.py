@@ -11,6 +11,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -135,4 +136,25 @@ class SessionSummary(Base):
     # The messages whose sentences an extractive summary quotes, one per line of it after the
     # header, in order; empty for an LLM's.
     quoted_seqs: Mapped[list[int]] = mapped_column(ARRAY(Integer))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class InputVector(Base):
+    """One model's vector of a text appended as a user message, by tenant and the text's hash:
+    unlogged, kept a few minutes for the build that takes it as its input
+    (`app.sessions.input_vectors`)."""
+
+    __tablename__ = "input_vector"
+    __table_args__ = (
+        Index("ix_input_vector_created", "created_at"),
+        {"prefixes": ["UNLOGGED"]},
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    model: Mapped[str] = mapped_column(String(200), primary_key=True)
+    digest: Mapped[bytes] = mapped_column(LargeBinary, primary_key=True)
+    session_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("conversation_session.id", ondelete="CASCADE")
+    )
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

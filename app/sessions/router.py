@@ -64,8 +64,7 @@ async def append_messages(
             max_attempts=settings.worker.max_attempts,
             peers=peers,
             embedders=InputEmbedders(
-                [q for q in (providers.queries, providers.rescore_queries) if q is not None],
-                settings.context.embedding_deadline_seconds,
+                providers.input_models, settings.context.embedding_deadline_seconds
             ),
         ),
     )

@@ -47,9 +47,7 @@ async def take_kept_vectors(
     """The input's vectors that another API process kept when the input was appended
     (`app.sessions.input_vectors`), taken into this process's; one statement, only when this
     process holds the input's vectors from neither model."""
-    providers = engine.providers
-    models = [q for q in (providers.queries, providers.rescore_queries) if q is not None]
-    missing = [model for model in models if not model.holds(tenant.id, text)]
+    missing = [m for m in engine.providers.input_models if not m.holds(tenant.id, text)]
     if not missing:
         return
     found = await InputVectorRepository(session).find(

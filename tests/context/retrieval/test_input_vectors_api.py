@@ -13,8 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.db import Database
-from app.sessions.input_vectors import InputVector
-from app.sessions.models import SessionMessage
+from app.sessions.models import InputVector, SessionMessage
 from tests.factories import Tenancy, put_agent
 from tests.fake_openai import FakeOpenAI
 from tests.openai_stack import FAST_BREAKER, Stack, open_stack
