@@ -58,8 +58,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy app tests alembic bench clients/python examples
 
+# The suite runs on every core (pytest-xdist), a file's tests together on one of them: each
+# worker starts its own embedded PostgreSQL.
 test: lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest --numprocesses auto --dist loadfile
 	$(MAKE) --no-print-directory test-typescript
 
 # The TypeScript client (clients/typescript): its types checked against the OpenAPI document,
