@@ -12,13 +12,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.runtime import Runtime
 from tests.factories import Tenancy
 
-# Measured on 2026-11-27 (dba0fd9). Without a session: the tenant of the key, the agent, its
-# standing layers, the input's word counts, its word matches, the vector search, two hops of
-# associative recall and the build's row. With one: its session, its messages' counts and the
+# Measured on 2026-11-29. Without a session: the tenant of the key, the agent, its standing
+# layers, the input's word counts with its word matches (one statement), the vector search, two
+# hops of associative recall and the build's row. With one: its session, its messages' counts and the
 # messages shown besides. An input the process does not hold adds the look-up of the vectors
 # another process kept for it (`app.sessions.input_vectors`): the builds counted repeat theirs.
-WITHOUT_SESSION = 9
-WITH_SESSION = 12
+WITHOUT_SESSION = 8
+WITH_SESSION = 11
 WINDOW = {"total": 8_000, "system_reserve": 500, "tools_reserve": 0}
 
 

@@ -6,25 +6,23 @@ everything that needs the vector (`finish`). The statements are in `search_sql.p
 corpus figures (its size, its frequent words' counts) are kept in `CorpusStats`.
 """
 
-import math
 import re
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.retrieval.corpus import CorpusStats
 from app.context.retrieval.link_sql import linked
 from app.context.retrieval.search_sql import (
-    FREQUENCIES,
     MAX_TERMS,
     SearchSpec,
     WordHits,
     meaning_and_neighbours,
-    word_matches,
+    words_and_matches,
 )
 from app.context.retrieval.search_sql import params as sql_params
 from app.context.types import Candidate, Link, Neighbours, Seeds, Vector
@@ -63,51 +61,30 @@ class SearchRepository:
         return size
 
     async def match_words(self, spec: SearchSpec) -> WordHits:
-        """The memories holding the input's words, each weighed by its rarity."""
-        frequencies = await self._word_frequencies(spec)
-        stems = frozenset(frequencies)
-        terms = [
-            # The size is counted once a minute, a word in every build: memories written since
-            # may hold the word more often than the size says, so it is at least `df` (else the
-            # weight goes negative and a new memory's words count against it).
-            (word, math.log((max(spec.corpus_size, df) - df + 0.5) / (df + 0.5) + 1))
-            for word, df in frequencies.items()
-            # A word in more than `common_word_memories` memories tells them apart no better
-            # than a stop word: it is left out, which keeps the join short on big agents.
-            if 1 <= df <= spec.common_word_memories
-        ]
-        if not terms:
-            return WordHits([], [], [], stems)
-        bound = sql_params(spec) | {
-            "words": [word for word, _idf in terms],
-            "idf": [idf for _word, idf in terms],
-            "text_limit": spec.text_limit,
-        }
-        rows = (await self.session.execute(word_matches(spec), bound)).all()
-        return WordHits(
-            [tuple(row[2:]) for row in rows],
-            [row[0] for row in rows],
-            [row[1] for row in rows],
-            stems,
-        )
-
-    async def _word_frequencies(self, spec: SearchSpec) -> dict[str, int]:
-        """Each word of the input, as PostgreSQL stems it, and in how many of the agent's
-        memories it is: counted up to `common_word_memories` + 1, or known from before."""
+        """The memories holding the input's words, each weighed by its rarity, and the words'
+        counts, in one round trip."""
         if not _WORD.search(spec.words):
-            return {}
+            return WordHits([], [], [], frozenset())
         known = self.stats.known_words(spec.agent_id)
-        bound = {
-            "agent": spec.agent_id,
-            "words": spec.words,
+        bound = sql_params(spec) | {
+            "input": spec.words,
             "known": list(known),
+            "known_df": list(known.values()),
             "common": spec.common_word_memories,
             "max_terms": MAX_TERMS,
+            "size": spec.corpus_size,
+            "text_limit": spec.text_limit,
         }
-        rows = await self.session.execute(text(FREQUENCIES), bound)
-        frequencies = {word: known[word] if df is None else int(df) for word, df in rows}
+        rows = (await self.session.execute(words_and_matches(spec), bound)).all()
+        frequencies = {row[0]: int(row[1]) for row in rows if row[0] is not None}
         self.stats.remember_words(spec.agent_id, frequencies)
-        return frequencies
+        found = [row for row in rows if row[0] is None]
+        return WordHits(
+            [tuple(row[4:]) for row in found],
+            [row[2] for row in found],
+            [row[3] for row in found],
+            frozenset(frequencies),
+        )
 
     async def finish(
         self,

@@ -16,7 +16,6 @@ from sqlalchemy.types import Uuid
 
 from app.context.types import FlexibleKind, Neighbours, Period, Vector
 from app.core.context_config import ContextSettings
-from app.core.text_search import ANY_WORD
 from app.core.vector import VectorType
 from app.memories.lifecycle import UNSEARCHABLE
 
@@ -108,42 +107,56 @@ def params(spec: SearchSpec) -> dict[str, object]:
     return bound
 
 
-# Each word of the input as PostgreSQL stems it (stop words dropped) and, unless known, in how
-# many of the agent's memories it is, counted up to :common + 1.
-FREQUENCIES = (
-    "SELECT l.word, CASE WHEN l.word = ANY(:known) THEN NULL ELSE (SELECT count(*) "
-    "FROM (SELECT 1 FROM memory d WHERE d.agent_id = :agent "
-    "AND d.search_document @@ quote_literal(l.word)::tsquery LIMIT :common + 1) d) END "
-    "FROM (SELECT DISTINCT lexeme AS word FROM unnest(to_tsvector('english', :words)) "
-    "LIMIT :max_terms) l"
+# Each word of the input as PostgreSQL stems it (stop words dropped) and in how many of the
+# agent's memories it is: the frequent words' counts the process keeps (:known, :known_df), the
+# rest counted up to :common + 1 (a word in more memories tells them apart no better than a stop
+# word: it is not searched, which keeps the join short on big agents).
+_COUNTS = (
+    "stems AS (SELECT DISTINCT lexeme AS word FROM unnest(to_tsvector('english', :input)) "
+    "LIMIT :max_terms), "
+    "counts AS MATERIALIZED (SELECT s.word, COALESCE(k.df, (SELECT count(*) FROM (SELECT 1 "
+    "FROM memory d WHERE d.agent_id = :agent "
+    "AND d.search_document @@ quote_literal(s.word)::tsquery LIMIT :common + 1) d)) AS df "
+    "FROM stems s LEFT JOIN unnest(CAST(:known AS text[]), CAST(:known_df AS int[])) "
+    "AS k(word, df) ON k.word = s.word)"
 )
-
+# BM25's inverse document frequency of each searched word among the agent's :size memories. The
+# size is counted once a minute, the words in every build: memories written since may hold a
+# word more often than the size says, so it is at least `df` (else the weight goes negative and a
+# new memory's words count against it).
+_TERMS = (
+    "terms AS MATERIALIZED (SELECT c.word, quote_literal(c.word)::tsquery AS q, "
+    "ln((greatest(:size, c.df) - c.df + 0.5::float8) / (c.df + 0.5::float8) + 1) AS idf "
+    "FROM counts c WHERE c.df BETWEEN 1 AND :common)"
+)
+_ANY_TERM = "(SELECT to_tsquery('simple', string_agg(quote_literal(word), ' | ')) FROM terms)"
 
 # A long record whose summary holds none of the input's words that its full text holds: the
 # passages around those words (at most two, about 30 words each), shown instead of the summary.
 EXCERPTS = 8  # only the best word matches are looked at: each excerpt costs a build ~0.2 ms
 EXCERPT = (
     f"CASE WHEN txt.rank <= {EXCERPTS} AND length(m.full_text) > 2 * length(m.summary) AND NOT "
-    f"(to_tsvector('english', m.summary) @@ {ANY_WORD}) THEN ts_headline('english', m.full_text, "
-    f'{ANY_WORD}, \'MaxFragments=2, MinWords=8, MaxWords=30, StartSel="", StopSel="", '
-    'FragmentDelimiter=" … "\') END'
+    f"(to_tsvector('english', m.summary) @@ {_ANY_TERM}) THEN ts_headline('english', "
+    f'm.full_text, {_ANY_TERM}, \'MaxFragments=2, MinWords=8, MaxWords=30, StartSel="", '
+    'StopSel="", FragmentDelimiter=" … "\') END'
 )
 
 
-def word_matches(spec: SearchSpec) -> TextualSelect:
-    """BM25-style: each of the input's words (:words) weighs its inverse document frequency
-    among the agent's memories (:idf), so a name that is in every other turn counts for little
-    and a rare word for much; rows of (lexical, `COLUMNS`) of the best :text_limit matches, in
-    no particular order (ranking orders them)."""
+def words_and_matches(spec: SearchSpec) -> TextualSelect:
+    """The input's words with their counts, and the memories they find, in one statement.
+    BM25-style: each word weighs its rarity among the agent's memories, so a name that is in
+    every other turn counts for little and a rare word for much. Rows of (word, count) for the
+    words, then of (NULL, NULL, lexical, excerpt, `COLUMNS`) for the best :text_limit matches,
+    in no particular order (ranking orders them)."""
     sql = (
-        "WITH terms AS MATERIALIZED (SELECT quote_literal(t.word)::tsquery AS q, t.idf "
-        "FROM unnest(CAST(:words AS text[]), CAST(:idf AS float8[])) AS t(word, idf)), "
+        f"WITH {_COUNTS}, {_TERMS}, "
         "txt AS (SELECT m.id, sum(terms.idf) AS lexical, "
         "row_number() OVER (ORDER BY sum(terms.idf) DESC, m.id) AS rank FROM memory m "
         f"JOIN terms ON m.search_document @@ terms.q WHERE {filters(spec)} "
-        "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit) "
-        f"SELECT txt.lexical, {EXCERPT} AS excerpt, {COLUMNS} "
-        "FROM txt JOIN memory m ON m.id = txt.id"
+        "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit), "
+        f"found AS (SELECT txt.lexical, {EXCERPT} AS excerpt, {COLUMNS} "
+        "FROM txt JOIN memory m ON m.id = txt.id) "
+        "SELECT counts.word, counts.df, found.* FROM counts FULL JOIN found ON false"
     )
     return text(sql).columns(embedding=VectorType(), rescore_embedding=VectorType())
 
