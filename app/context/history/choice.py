@@ -96,6 +96,19 @@ def read_from(
     return min(first, stored[-1].seq + 1 - fresh_tail)
 
 
+def read_from_totals(
+    count: int, total_tokens: int, budget: int, *, sinks: int, fresh_tail: int, scale: float
+) -> int | None:
+    """`read_from` from a session's totals alone (`count` messages, `total_tokens` stored), when
+    they tell it: if every message's least cost together stays within `budget`, no walk back
+    passes it, and a selection reads everything after its sinks that is within its `reach`, as
+    the walk over the stored costs would find. None when the totals cannot tell."""
+    if REPLY_PRIMING + count * MIN_MESSAGE_TOKENS + total_tokens * scale > budget:
+        return None
+    oldest = max(sinks, count - reach(budget, fresh_tail))
+    return min(oldest, count - fresh_tail) if count > oldest else 0
+
+
 def budget_passed_at(
     stored: Sequence[StoredCost], budget: int, *, long: int, scale: float
 ) -> int | None:

@@ -19,6 +19,7 @@ from app.context.history.choice import (
     budget_passed_at,
     reach,
     read_from,
+    read_from_totals,
     select_history,
 )
 from app.context.history.efforts import working_history
@@ -202,10 +203,21 @@ async def _read_from(
     """How far back a selection can keep messages, as their stored token counts say: read
     newest first, a page at a time (each twice the last), until one passes the budget or the
     `reach` of any selection is read. A build usually reads one page of a long session's costs,
-    not the thousand a budget of cheap messages could reach."""
+    not the thousand a budget of cheap messages could reach; a session whose stored tokens
+    all fit, none."""
     count = conversation.message_count
-    oldest = max(window.sinks, count - reach(budget, window.fresh_tail))
     scale = _stored_scale(tokens)
+    within = read_from_totals(
+        count,
+        conversation.token_count,
+        budget,
+        sinks=window.sinks,
+        fresh_tail=window.fresh_tail,
+        scale=scale,
+    )
+    if within is not None:  # the whole session fits: no cost needs reading
+        return within
+    oldest = max(window.sinks, count - reach(budget, window.fresh_tail))
     stored: list[StoredCost] = []
     start, page = count, window.fresh_tail + budget // PAGE_MESSAGE_TOKENS + 1
     while start > oldest:

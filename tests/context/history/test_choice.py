@@ -13,6 +13,7 @@ from app.context.history.choice import (
     budget_passed_at,
     reach,
     read_from,
+    read_from_totals,
     select_history,
 )
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
@@ -128,6 +129,10 @@ def test_history_never_exceeds_its_budget(
     start = read_from(stored, budget, fresh_tail=fresh_tail, long=0, scale=1.0) if stored else 0
     read = [m for m in messages if m.seq < sinks or m.seq >= start]
     assert select_history(tokens, read, budget, sinks=sinks, fresh_tail=fresh_tail) == choice
+    # A session whose stored tokens all fit reads none of them: its totals say where to start.
+    total = sum(token_counter.count(m.content, encoding) for m in messages)
+    totals = read_from_totals(count, total, budget, sinks=sinks, fresh_tail=fresh_tail, scale=1.0)
+    assert totals in (None, start)
     # A build reads the stored costs newest first, a page at a time, and stops at the first page
     # that passes the budget: what it then reads from is the same.
     for page in range(1, len(stored) + 1):
@@ -171,3 +176,18 @@ def test_the_evictable_prefix_is_filled_newest_first(token_counter: TokenCounter
     choice = select_history(tokens, messages, 7 * 5 + 3, sinks=1, fresh_tail=2)
     assert [m.seq for m in choice.kept] == [0, 6, 7, 8, 9]
     assert choice.reason is None
+
+
+def test_the_totals_of_a_session_that_fits_say_where_to_read_from() -> None:
+    """What the walk over the stored costs finds, without them, when the session fits; nothing
+    when it may not."""
+    costs = [StoredCost(seq, "user", 20) for seq in range(30)]
+    for sinks, fresh_tail in ((0, 4), (2, 4), (2, 40), (40, 4)):
+        stored = costs[sinks:]
+        walked = read_from(stored, 2_000, fresh_tail=fresh_tail, long=0, scale=1.0) if stored else 0
+        assert read_from_totals(30, 600, 2_000, sinks=sinks, fresh_tail=fresh_tail, scale=1.0) == (
+            walked
+        )
+    # 30 messages of 20 tokens and their overheads are 723 tokens: 700 cannot be told.
+    assert read_from_totals(30, 600, 700, sinks=2, fresh_tail=4, scale=1.0) is None
+    assert read_from_totals(30, 600, 723, sinks=2, fresh_tail=4, scale=1.0) is not None
