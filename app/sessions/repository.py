@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, delete, or_, select, text, tuple_
+from sqlalchemy import and_, bindparam, case, delete, null, or_, select, text, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
 from app.core.text_search import ANY_WORD
 from app.core.vector import Embedding, VectorType
-from app.sessions.models import ConversationSession, SessionMessage
+from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
 
 # A message holds at least :least (1 or 2, `app.context.history.recall.words_needed`) of the input's
 # words: any one of them, or both words of some pair; so the (session, words) GIN index finds
@@ -74,6 +74,7 @@ class ReadMessage(NamedTuple):
     name: str | None
     tool_call_id: str | None
     tokens: int
+    short: str | None = None  # a long assistant or tool message's own summary, where made
 
 
 class FoundMessage(NamedTuple):
@@ -157,13 +158,23 @@ class SessionRepository:
         query = query.order_by(SessionMessage.seq).limit(limit)
         return list(await self.session.scalars(query))
 
-    async def ends(self, session_id: uuid.UUID, *, first: int, last_from: int) -> list[ReadMessage]:
+    async def ends(
+        self, session_id: uuid.UUID, *, first: int, last_from: int, long: int = 0
+    ) -> list[ReadMessage]:
         """The session's first `first` messages and those from seq `last_from` on, in
         conversation order: all a history selection can use
-        (`app.context.history.choice.read_from`)."""
-        m = SessionMessage
+        (`app.context.history.choice.read_from`); each assistant or tool message of more than
+        `long` stored tokens (0: none is long) with its own summary, where one was made."""
+        m, s = SessionMessage, SessionSummary
+        own_summary = (
+            select(s.content)
+            .where(s.session_id == m.session_id, s.depth == 0, s.first_seq == m.seq)
+            .scalar_subquery()
+        )
+        is_long = and_(m.role.in_(("assistant", "tool")), m.tokens > long)
+        short = case((is_long, own_summary)) if long > 0 else null()
         rows = await self.session.execute(
-            select(m.seq, m.role, m.content, m.name, m.tool_call_id, m.tokens)
+            select(m.seq, m.role, m.content, m.name, m.tool_call_id, m.tokens, short)
             .where(m.session_id == session_id, or_(m.seq < first, m.seq >= last_from))
             .order_by(m.seq)
         )

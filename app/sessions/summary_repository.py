@@ -136,14 +136,3 @@ class SummaryRepository:
                 .limit(limit)
             )
         )
-
-    async def short_forms(self, session_id: uuid.UUID, seqs: Sequence[int]) -> dict[int, str]:
-        """The summaries of their own (depth 0) of the session's messages at these seqs."""
-        rows = await self.session.execute(
-            select(SessionSummary.first_seq, SessionSummary.content).where(
-                SessionSummary.session_id == session_id,
-                SessionSummary.depth == 0,
-                SessionSummary.first_seq.in_(seqs),
-            )
-        )
-        return {row[0]: row[1] for row in rows}

@@ -119,7 +119,7 @@ async def history(
         )  # fmt: skip
     long = settings.summaries.long_message_tokens
     summaries = SummaryRepository(session)
-    choice, short = await _select(repository, summaries, conversation, tokens, window, budget, long)
+    choice, short = await _select(repository, conversation, tokens, window, budget, long)
     clock.lap("history")
     count = conversation.message_count
     found = History(session_id, count, window, budget, choice, unchanged, short=short)
@@ -163,7 +163,6 @@ async def _summaries(
 
 async def _select(
     repository: SessionRepository,
-    summaries: SummaryRepository,
     conversation: ConversationSession,
     tokens: Tokens,
     window: WindowSettings,
@@ -171,14 +170,15 @@ async def _select(
     long: int,
 ) -> tuple[HistoryChoice, dict[int, str]]:
     """The selection, and the summaries of their own of the long assistant and tool messages
-    it read (one more statement, only when there are such messages)."""
+    it read (read with them)."""
     last_from = await _read_from(repository, conversation, tokens, window, budget, long)
-    rows = await repository.ends(conversation.id, first=window.sinks, last_from=last_from)
+    rows = await repository.ends(
+        conversation.id, first=window.sinks, last_from=last_from, long=long
+    )
     messages = [
         HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id) for row in rows
     ]
-    longs = [r.seq for r in rows if long and r.role in ("assistant", "tool") and r.tokens > long]
-    short = await summaries.short_forms(conversation.id, longs) if longs else {}
+    short = {row.seq: row.short for row in rows if row.short is not None}
     # Tokenizing a long session is CPU work: off the event loop.
     choice = await asyncio.to_thread(
         select_history,
