@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import and_, bindparam, case, delete, null, or_, select, text, tuple_
+from sqlalchemy import bindparam, delete, select, text, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import String
 
 from app.core.text_search import ANY_WORD
 from app.core.vector import Embedding, VectorType
-from app.sessions.models import ConversationSession, SessionMessage, SessionSummary
+from app.sessions.models import ConversationSession, SessionMessage
 
 # A message holds at least :least (1 or 2, `app.context.history.recall.words_needed`) of the input's
 # words: any one of them, or both words of some pair; so the (session, words) GIN index finds
@@ -53,6 +53,26 @@ _RECALL = text(
     "f.score FROM best f JOIN session_message m ON m.id = f.id, q "
     "ORDER BY f.score DESC, m.seq"
 ).bindparams(bindparam("words", type_=ARRAY(String())), bindparam("vector", type_=VectorType()))
+
+
+# The two reads of a session by every build with one, as text: a textual statement costs about
+# half of what the same select() does (bench/README.md, "Fewer statements per build").
+# What a history selection can use: the first :first messages and those from seq :last_from on;
+# an assistant or tool message of more than :long stored tokens (0: none is long) with its own
+# summary (depth 0), where one was made.
+_ENDS = text(
+    "SELECT m.seq, m.role, m.content, m.name, m.tool_call_id, m.tokens, "
+    "CASE WHEN :long > 0 AND m.role IN ('assistant', 'tool') AND m.tokens > :long THEN "
+    "(SELECT s.content FROM session_summary s WHERE s.session_id = m.session_id "
+    "AND s.depth = 0 AND s.first_seq = m.seq) END AS short "
+    "FROM session_message m WHERE m.session_id = :session "
+    "AND (m.seq < :first OR m.seq >= :last_from) ORDER BY m.seq"
+)
+# The messages' stored costs from seq :from_seq to before :before.
+_STORED_COSTS = text(
+    "SELECT seq, role, tokens FROM session_message WHERE session_id = :session "
+    "AND seq >= :from_seq AND seq < :before ORDER BY seq"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,34 +185,17 @@ class SessionRepository:
         conversation order: all a history selection can use
         (`app.context.history.choice.read_from`); each assistant or tool message of more than
         `long` stored tokens (0: none is long) with its own summary, where one was made."""
-        m, s = SessionMessage, SessionSummary
-        own_summary = (
-            select(s.content)
-            .where(s.session_id == m.session_id, s.depth == 0, s.first_seq == m.seq)
-            .scalar_subquery()
-        )
-        is_long = and_(m.role.in_(("assistant", "tool")), m.tokens > long)
-        short = case((is_long, own_summary)) if long > 0 else null()
-        rows = await self.session.execute(
-            select(m.seq, m.role, m.content, m.name, m.tool_call_id, m.tokens, short)
-            .where(m.session_id == session_id, or_(m.seq < first, m.seq >= last_from))
-            .order_by(m.seq)
-        )
-        return [ReadMessage(*row) for row in rows]
+        bound = {"session": session_id, "first": first, "last_from": last_from, "long": long}
+        return [ReadMessage(*row) for row in await self.session.execute(_ENDS, bound)]
 
     async def stored_costs(
-        self, session_id: uuid.UUID, from_seq: int, *, before: int | None = None
+        self, session_id: uuid.UUID, from_seq: int, *, before: int
     ) -> list[StoredCost]:
-        """Seq, role and stored tokens of the session's messages from `from_seq` (to before
-        `before`), in conversation order: a history selection learns from them how far back
+        """Seq, role and stored tokens of the session's messages from `from_seq` to before
+        `before`, in conversation order: a history selection learns from them how far back
         to read."""
-        query = select(SessionMessage.seq, SessionMessage.role, SessionMessage.tokens).where(
-            SessionMessage.session_id == session_id, SessionMessage.seq >= from_seq
-        )
-        if before is not None:
-            query = query.where(SessionMessage.seq < before)
-        rows = await self.session.execute(query.order_by(SessionMessage.seq))
-        return [StoredCost(*row) for row in rows]
+        bound = {"session": session_id, "from_seq": from_seq, "before": before}
+        return [StoredCost(*row) for row in await self.session.execute(_STORED_COSTS, bound)]
 
     async def times_at(
         self, places: Sequence[tuple[uuid.UUID, int]]
