@@ -118,7 +118,6 @@ async def history(
             worked.choice, Recall(worked.text, worked.tokens), efforts=worked.read,
         )  # fmt: skip
     long = settings.summaries.long_message_tokens
-    summaries = SummaryRepository(session)
     choice, short = await _select(repository, conversation, tokens, window, budget, long)
     clock.lap("history")
     count = conversation.message_count
@@ -128,7 +127,9 @@ async def history(
         found = await _recall(repository, conversation.id, tokens, found, built, settings)
         clock.lap("recall")
     if wants_summaries(found.choice, found.in_session):
-        found = await _summaries(summaries, conversation.id, tokens, found, settings)
+        found = await _summaries(
+            SummaryRepository(session), conversation.id, tokens, found, settings
+        )
         clock.lap("summaries")
     return found
 
