@@ -201,8 +201,9 @@ async def _select(
 
     def ranking(found: list[Candidate]) -> list[Scored]:
         return rank(
-            found, choice.frame, now, settings.weights, settings.half_life_days, gathered.period
-        )
+            found, choice.frame, now, settings.weights, settings.half_life_days,
+            gathered.period, gathered.words.reference,
+        )  # fmt: skip
 
     ranked = ranking(candidates)
     clock.lap("rank")

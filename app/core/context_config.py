@@ -161,6 +161,9 @@ class ContextSettings(BaseModel):
     text_candidates: int = Field(default=60, ge=1, le=1000)
     exact_search_max_memories: int = Field(default=2_000, ge=0)
     common_word_memories: int = Field(default=500, ge=1)
+    # A word match counts in full when it weighs as much as the input's this many rarest
+    # searched words together (and is the best match); 0: when it is the best match.
+    word_match_terms: int = Field(default=2, ge=0, le=10)
     neighbour_hits: int = Field(default=5, ge=0, le=50)
     neighbour_hits_max: int = Field(default=20, ge=0, le=50)
     neighbour_window: int = Field(default=2, ge=0, le=10)

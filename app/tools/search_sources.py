@@ -45,8 +45,9 @@ async def found_memories(
         query.spec, query.words, query.vector, Neighbours(), query.rescore
     )
     ranked = rank(
-        candidates, _ANY_FRAME, query.now, settings.weights, settings.half_life_days, query.period
-    )
+        candidates, _ANY_FRAME, query.now, settings.weights, settings.half_life_days,
+        query.period, query.words.reference,
+    )  # fmt: skip
     gate = Rules.of(settings).gate
     admitted = [(s, why) for s, why in zip(ranked, admissions(ranked, gate), strict=True) if why]
     return admitted[: query.limit]

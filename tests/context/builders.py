@@ -43,9 +43,11 @@ def candidate(
     )
 
 
-def ranked_by_settings(candidates: list[Candidate]) -> list[Scored]:
+def ranked_by_settings(candidates: list[Candidate], word_reference: float = 0.0) -> list[Scored]:
     """Ranked as the service ranks them, with the weights of its settings."""
-    return rank(candidates, FRAME, NOW, SETTINGS.weights, SETTINGS.half_life_days)
+    return rank(
+        candidates, FRAME, NOW, SETTINGS.weights, SETTINGS.half_life_days, None, word_reference
+    )
 
 
 def content(

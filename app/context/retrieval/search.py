@@ -22,6 +22,7 @@ from app.context.retrieval.search_sql import (
     SearchSpec,
     WordHits,
     meaning_and_neighbours,
+    word_reference,
     words_and_matches,
 )
 from app.context.retrieval.search_sql import params as sql_params
@@ -76,14 +77,16 @@ class SearchRepository:
             "text_limit": spec.text_limit,
         }
         rows = (await self.session.execute(words_and_matches(spec), bound)).all()
-        frequencies = {row[0]: int(row[1]) for row in rows if row[0] is not None}
+        words = [row for row in rows if row[0] is not None]
+        frequencies = {row[0]: int(row[1]) for row in words}
         self.stats.remember_words(spec.agent_id, frequencies)
         found = [row for row in rows if row[0] is None]
         return WordHits(
-            [tuple(row[4:]) for row in found],
-            [row[2] for row in found],
+            [tuple(row[5:]) for row in found],
             [row[3] for row in found],
+            [row[4] for row in found],
             frozenset(frequencies),
+            word_reference([int(row[1]) for row in words if row[2]], spec),
         )
 
     async def finish(

@@ -5,8 +5,9 @@ memories' lifecycle (`UNSEARCHABLE`), not from literals here.
 """
 
 import json
+import math
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import JsonValue
@@ -52,6 +53,7 @@ class SearchSpec:
     exact: bool
     corpus_size: int  # the agent's memories, for the words' document frequencies
     common_word_memories: int  # words in more memories than this are not searched
+    word_match_terms: int = 0  # a word match weighs in full at these rarest words' weight
     period: Period | None = None  # a day or month the input names: its memories are read too
 
     @classmethod
@@ -78,6 +80,7 @@ class SearchSpec:
             exact=corpus_size <= settings.exact_search_max_memories,
             corpus_size=corpus_size,
             common_word_memories=settings.common_word_memories,
+            word_match_terms=settings.word_match_terms,
             period=period,
         )
 
@@ -91,6 +94,8 @@ class WordHits:
     lexical: list[float]
     excerpts: list[str | None] = field(default_factory=list)  # `EXCERPT` of each, or None
     terms: frozenset[str] = frozenset()  # every word of the input, as PostgreSQL stems it
+    # What a memory holding the input's rarest searched words would weigh (`word_reference`).
+    reference: float = 0.0
 
 
 def filters(spec: SearchSpec) -> str:
@@ -129,6 +134,32 @@ _TERMS = (
     "ln((greatest(:size, c.df) - c.df + 0.5::float8) / (c.df + 0.5::float8) + 1) AS idf "
     "FROM counts c WHERE c.df BETWEEN 1 AND :common)"
 )
+
+
+def word_reference(counts: Iterable[int], spec: SearchSpec) -> float:
+    """The summed weight of the input's `word_match_terms` rarest words that the searched
+    memories hold (`_held`), given each word's count of memories: the weight `_TERMS` gives
+    them, so a memory that holds them all weighs at least this. A word match is measured
+    against it as well as against the best match, so a memory sharing one middling word of an
+    input whose rarer words it lacks does not count as a full word match merely because
+    nothing holds more."""
+    size = spec.corpus_size
+    weights = sorted(
+        (math.log((max(size, df) - df + 0.5) / (df + 0.5) + 1) for df in counts), reverse=True
+    )
+    return sum(weights[: spec.word_match_terms])
+
+
+def _held(spec: SearchSpec) -> str:
+    """The searched words that some memory the search may find holds (of its kinds, its
+    metadata, a searchable state), one index probe a word: a word that only a superseded memory
+    or one of another kind holds is rare, but no match of this search can hold it."""
+    return (
+        "held AS (SELECT t.word FROM terms t WHERE EXISTS (SELECT 1 FROM memory m "
+        f"WHERE {filters(spec)} AND m.search_document @@ t.q))"
+    )
+
+
 _ANY_TERM = "(SELECT to_tsquery('simple', string_agg(quote_literal(word), ' | ')) FROM terms)"
 
 # A long record whose summary holds none of the input's words that its full text holds: the
@@ -146,17 +177,19 @@ def words_and_matches(spec: SearchSpec) -> TextualSelect:
     """The input's words with their counts, and the memories they find, in one statement.
     BM25-style: each word weighs its rarity among the agent's memories, so a name that is in
     every other turn counts for little and a rare word for much. Rows of (word, count) for the
-    words, then of (NULL, NULL, lexical, excerpt, `COLUMNS`) for the best :text_limit matches,
-    in no particular order (ranking orders them)."""
+    words (and whether a memory the search may find holds it: `_held`), then of (NULL, NULL,
+    NULL, lexical, excerpt, `COLUMNS`) for the best :text_limit matches, in no particular order
+    (ranking orders them)."""
     sql = (
-        f"WITH {_COUNTS}, {_TERMS}, "
+        f"WITH {_COUNTS}, {_TERMS}, {_held(spec)}, "
         "txt AS (SELECT m.id, sum(terms.idf) AS lexical, "
         "row_number() OVER (ORDER BY sum(terms.idf) DESC, m.id) AS rank FROM memory m "
         f"JOIN terms ON m.search_document @@ terms.q WHERE {filters(spec)} "
         "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit), "
         f"found AS (SELECT txt.lexical, {EXCERPT} AS excerpt, {COLUMNS} "
         "FROM txt JOIN memory m ON m.id = txt.id) "
-        "SELECT counts.word, counts.df, found.* FROM counts FULL JOIN found ON false"
+        "SELECT counts.word, counts.df, counts.word IN (SELECT word FROM held) AS held, found.* "
+        "FROM counts FULL JOIN found ON false"
     )
     return text(sql).columns(embedding=VectorType(), rescore_embedding=VectorType())
 

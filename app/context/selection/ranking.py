@@ -27,7 +27,8 @@ def standing(candidate: Candidate) -> float:
 
 
 def relevance(candidate: Candidate, top_lexical: float) -> tuple[float, float]:
-    """Semantic similarity (clipped at 0) and the full-text rank relative to the best one."""
+    """Semantic similarity (clipped at 0) and the full-text rank relative to the best one
+    (or to the weight of the input's rarest words, where that is more)."""
     semantic = max(candidate.semantic or 0.0, 0.0)
     lexical = candidate.lexical / top_lexical if top_lexical > 0 else 0.0
     return semantic, lexical
@@ -40,11 +41,12 @@ def rank(
     weights: RankingWeights,
     half_life_days: float,
     period: Period | None = None,
+    word_reference: float = 0.0,
 ) -> list[Scored]:
     """Score every candidate and sort best first (ties broken by their text, so builds are
-    stable);
-    recency halves every `half_life_days` before `now`."""
-    top_lexical = max((c.lexical for c in candidates), default=0.0)
+    stable); recency halves every `half_life_days` before `now`. A word match counts in full
+    when it is the best one and weighs at least `word_reference` (`WordHits.reference`)."""
+    top_lexical = max(max((c.lexical for c in candidates), default=0.0), word_reference)
     strength = {c.memory_id: sum(relevance(c, top_lexical)) / 2 for c in candidates}
     decay = math.log(2) / half_life_days
     # The frame says how much recency matters for this input (the seed's weight at 1).

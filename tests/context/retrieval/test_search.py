@@ -2,11 +2,13 @@
 weighed by rarity; a memory both searches find, once with both ranks; the turns around the
 strongest episode hits. Each search runs as a build runs it: the words, then the rest."""
 
+import dataclasses
 import uuid
 from typing import Any
 
 import httpx
 import numpy as np
+import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -127,6 +129,17 @@ async def test_rare_words_weigh_more_and_common_words_are_left_out(
         )  # one rare word beats a common one
         # "harbour" is in six memories: above a cap of five it no longer finds anything.
         assert list(await by_words(common=5)) == ["the lighthouse keeper repaired the ferry ramp"]
+        # What a memory holding both words would weigh, against which the keeper's one word
+        # and the logs' one word are measured as well as against each other.
+        words = SearchRepository(session, CorpusStats())
+        both = spec(lexicon, "harbour lighthouse", 7, word_match_terms=2)
+        reference = (await words.match_words(both)).reference
+        assert reference == pytest.approx(keeper + max(weighed.values()), rel=1e-9)
+        rarest = dataclasses.replace(both, word_match_terms=1)
+        assert (await words.match_words(rarest)).reference == pytest.approx(keeper, rel=1e-9)
+        # Words that only memories this search cannot find hold weigh nothing here.
+        decisions = dataclasses.replace(both, kinds=["decision"])
+        assert (await words.match_words(decisions)).reference == 0.0
 
 
 async def test_a_memory_found_by_words_and_meaning_comes_once_with_both_scores(

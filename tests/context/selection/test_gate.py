@@ -7,9 +7,11 @@ from app.context.types import Candidate
 from tests.context.builders import candidate, ranked_by_settings
 
 
-def _passing(candidates: list[Candidate], gate: Gate | None = None) -> dict[str, str]:
+def _passing(
+    candidates: list[Candidate], gate: Gate | None = None, word_reference: float = 0.0
+) -> dict[str, str]:
     """Why each candidate that may take a place may, by its micro line."""
-    ranked = ranked_by_settings(candidates)
+    ranked = ranked_by_settings(candidates, word_reference)
     verdicts = admissions(ranked, gate or Gate())
     return {s.candidate.micro: why for s, why in zip(ranked, verdicts, strict=True) if why}
 
@@ -36,6 +38,24 @@ def test_a_weak_word_match_is_not_enough_but_a_strong_one_is() -> None:
         "redis": "meaning",
         "caching": "words",
         "on": "words",
+    }
+
+
+def test_one_middling_word_is_no_full_word_match_when_the_inputs_rarer_words_are_missing() -> None:
+    # "Why did shoppers get a security warning one night?": the best word match holds "night"
+    # alone (weight 2.0), while the input's two rarest words the agent's memories hold weigh
+    # 5.0 together. Measured against the best match only, it is a full word match.
+    nightly = candidate("decision", "Nightly reports run on the replica.", "nightly", 0.1)
+    nightly.lexical = 2.0
+    cert = candidate("episode", "The storefront's certificate expired.", "cert", 0.3)
+    assert _passing([nightly, cert]) == {"nightly": "words", "cert": "meaning"}
+    assert _passing([nightly, cert], word_reference=5.0) == {"cert": "meaning"}
+    # A memory holding those rarer words is a full match again, and the one-word one is not.
+    both = candidate("fact", "Security warnings go to the on-call.", "warnings", 0.1)
+    both.lexical = 5.0
+    assert _passing([nightly, cert, both], word_reference=5.0) == {
+        "cert": "meaning",
+        "warnings": "words",
     }
 
 
