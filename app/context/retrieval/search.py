@@ -86,7 +86,7 @@ class SearchRepository:
             [row[3] for row in found],
             [row[4] for row in found],
             frozenset(frequencies),
-            word_reference([int(row[1]) for row in words if row[2]], spec),
+            word_reference([row[2] for row in words if row[2] is not None], spec),
         )
 
     async def finish(

@@ -5,7 +5,6 @@ memories' lifecycle (`UNSEARCHABLE`), not from literals here.
 """
 
 import json
-import math
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -136,18 +135,13 @@ _TERMS = (
 )
 
 
-def word_reference(counts: Iterable[int], spec: SearchSpec) -> float:
-    """The summed weight of the input's `word_match_terms` rarest words that the searched
-    memories hold (`_held`), given each word's count of memories: the weight `_TERMS` gives
-    them, so a memory that holds them all weighs at least this. A word match is measured
-    against it as well as against the best match, so a memory sharing one middling word of an
-    input whose rarer words it lacks does not count as a full word match merely because
-    nothing holds more."""
-    size = spec.corpus_size
-    weights = sorted(
-        (math.log((max(size, df) - df + 0.5) / (df + 0.5) + 1) for df in counts), reverse=True
-    )
-    return sum(weights[: spec.word_match_terms])
+def word_reference(weights: Iterable[float], spec: SearchSpec) -> float:
+    """The summed weight (`_TERMS`) of the input's `word_match_terms` rarest words that the
+    searched memories hold (`_held`): a memory that holds them all weighs at least this. A word
+    match is measured against it as well as against the best match, so a memory sharing one
+    middling word of an input whose rarer words it lacks does not count as a full word match
+    merely because nothing holds more."""
+    return sum(sorted(weights, reverse=True)[: spec.word_match_terms])
 
 
 def _held(spec: SearchSpec) -> str:
@@ -155,7 +149,7 @@ def _held(spec: SearchSpec) -> str:
     metadata, a searchable state), one index probe a word: a word that only a superseded memory
     or one of another kind holds is rare, but no match of this search can hold it."""
     return (
-        "held AS (SELECT t.word FROM terms t WHERE EXISTS (SELECT 1 FROM memory m "
+        "held AS (SELECT t.word, t.idf FROM terms t WHERE EXISTS (SELECT 1 FROM memory m "
         f"WHERE {filters(spec)} AND m.search_document @@ t.q))"
     )
 
@@ -177,9 +171,9 @@ def words_and_matches(spec: SearchSpec) -> TextualSelect:
     """The input's words with their counts, and the memories they find, in one statement.
     BM25-style: each word weighs its rarity among the agent's memories, so a name that is in
     every other turn counts for little and a rare word for much. Rows of (word, count) for the
-    words (and whether a memory the search may find holds it: `_held`), then of (NULL, NULL,
-    NULL, lexical, excerpt, `COLUMNS`) for the best :text_limit matches, in no particular order
-    (ranking orders them)."""
+    words (and its weight where a memory the search may find holds it: `_held`), then of
+    (NULL, NULL, NULL, lexical, excerpt, `COLUMNS`) for the best :text_limit matches, in no
+    particular order (ranking orders them)."""
     sql = (
         f"WITH {_COUNTS}, {_TERMS}, {_held(spec)}, "
         "txt AS (SELECT m.id, sum(terms.idf) AS lexical, "
@@ -188,8 +182,8 @@ def words_and_matches(spec: SearchSpec) -> TextualSelect:
         "GROUP BY m.id ORDER BY lexical DESC, m.id LIMIT :text_limit), "
         f"found AS (SELECT txt.lexical, {EXCERPT} AS excerpt, {COLUMNS} "
         "FROM txt JOIN memory m ON m.id = txt.id) "
-        "SELECT counts.word, counts.df, counts.word IN (SELECT word FROM held) AS held, found.* "
-        "FROM counts FULL JOIN found ON false"
+        "SELECT counts.word, counts.df, held.idf AS held, found.* "
+        "FROM counts LEFT JOIN held ON held.word = counts.word FULL JOIN found ON false"
     )
     return text(sql).columns(embedding=VectorType(), rescore_embedding=VectorType())
 
