@@ -39,9 +39,9 @@ from app.context.selection.budget import (
     neighbours,
     plan_budget,
 )
-from app.context.selection.constraints import ScoredCensor, choose_censors
+from app.context.selection.constraints import CensorRules, ScoredCensor, choose_censors
 from app.context.selection.fill import DEFAULT_RULES, Rules, fill
-from app.context.selection.gate import gate_bar
+from app.context.selection.gate import gate_bar, strongest
 from app.context.selection.ranking import rank
 from app.context.text.calibration import calibrate
 from app.context.text.manifest import Assembly, Built, account, manifest
@@ -213,7 +213,11 @@ async def _select(
     clock.lap("links")
     checked = await premises.check(session, settings, gathered.spec, request.input, ranked)
     clock.lap("premises")
-    censors = choose_censors(gathered.standing.censors, vector, gathered.words.terms, choice.frame)
+    rules = CensorRules()
+    hits = strongest(ranked, Rules.of(settings).gate, rules.hits_read)
+    censors = choose_censors(
+        gathered.standing.censors, vector, gathered.words.terms, choice.frame, rules, hits
+    )
     return Selection(choice, window, plan, len(candidates), ranked, checked, censors)
 
 

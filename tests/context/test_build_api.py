@@ -259,6 +259,28 @@ async def test_a_long_record_shows_the_passage_the_input_asks_about(
     assert "stored in Vault under secret/newton/redis" in result["context"]
 
 
+async def test_a_constraint_the_strongest_hits_speak_of_shows_how_much_of_it_they_do(
+    client: httpx.AsyncClient, tenancy: Tenancy, newton: dict[str, Any]
+) -> None:
+    """The question names no infrastructure, but the Architecture Decision procedure it brings
+    up speaks of evaluating an addition's operational cost, as the BLOCK censor does."""
+    pager = await write(
+        client,
+        tenancy,
+        {"kind": "censor", "trigger_pattern": "Don't page anyone for warnings", "reason": "noise"},
+    )
+    result = await build(client, tenancy, input=QUESTION, budget=4000)
+    links = {
+        item["memory_id"]: item["components"]["link"]
+        for layer in result["layers"]
+        for item in layer["items"]
+        if item["kind"] == "censor"
+    }
+    block = newton["Don't add infrastructure without evaluating operational cost"]
+    assert links[block] >= 0.5
+    assert links[pager["id"]] == 0.0
+
+
 async def test_each_build_sees_the_censors_as_they_are_now(
     client: httpx.AsyncClient, tenancy: Tenancy, worker: Worker
 ) -> None:

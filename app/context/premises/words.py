@@ -1,5 +1,6 @@
 """The words the premise check knows: forms of irregular verbs, events said in other words,
-and the words that say nothing about an event. Plain data and two pure functions."""
+and the words that say nothing about an event. Plain data and pure functions (the constraints
+step reads texts' content words with them too)."""
 
 import functools
 import re
@@ -152,6 +153,12 @@ def content_words(text: str) -> list[str]:
         if word not in seen:
             seen.append(word)
     return seen
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """The stems of a text's content words ("don't" is "do not": none)."""
+    said = text.lower().replace("\u2019", "'").replace("n't", " not")
+    return frozenset(stem(word) for word in content_words(said))
 
 
 def past_tense(verb: str) -> str:

@@ -1,5 +1,11 @@
 """Which active censors a context shows: those whose trigger the input matches, then those that
-stand out from the agent's other censors by meaning, words and the frame. Pure.
+stand out from the agent's other censors by meaning, words, the frame and the hits. Pure.
+
+A rule applies to the situation as well as to the words of the input: "Should we use Redis?"
+names no infrastructure, but the procedure it brings up says to evaluate an addition's
+operational cost, as the rule does. So a censor's relevance counts how much of what it speaks
+of one of the build's strongest hits speaks of too (its content words, weighed by their rarity
+among the agent's censors, two of them at least).
 
 Every censor of the agent is scored, so "stands out" is judged against the agent's own censors:
 a censor is in when its relevance is at least `CensorRules.standout` standard deviations above
@@ -11,6 +17,7 @@ render step) decides how many fit.
 
 import functools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -18,7 +25,8 @@ from typing import Literal, NamedTuple
 import numpy as np
 
 from app.context.frames.choice import cue_matches
-from app.context.types import Censor, Frame, Vector
+from app.context.premises.words import content_stems
+from app.context.types import Candidate, Censor, Frame, Vector
 
 CensorReason = Literal["trigger", "relevant", "few", "score"]
 
@@ -32,6 +40,10 @@ class CensorRules:
     best_floor: float = 0.15  # least relevance of the agent's most relevant censor
     words: float = 0.3  # weight of the share of its trigger words the input holds
     frame: float = 0.15  # bonus when it speaks of what the frame is about (its cues)
+    hits: float = 0.2  # weight of the share of its words one of the strongest hits holds
+    # The build's strongest hits read for that: the first this many the gate lets in, and
+    # the first of each kind (a procedure speaks of what rules speak of, but ranks lower).
+    hits_read: int = 5
     # An agent with this few censors sees them all: a handful of rules costs little, and there
     # are too few to tell which stand out.
     all_up_to: int = 3
@@ -45,6 +57,7 @@ class ScoredCensor(NamedTuple):
     semantic: float
     words: float
     frame: float
+    hits: float
     relevance: float
     reason: CensorReason
 
@@ -104,6 +117,35 @@ class CensorSet(tuple[Censor, ...]):
                 matched[held] += 1
         return matched, counts
 
+    @functools.cached_property
+    def _content(self) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+        """Each content word of the censors (their triggers' and domains') and its column; each
+        censor's weight of each word (its rarity among the censors, 0 for a word it lacks) and
+        whether it holds it, as matrices."""
+        stems = [content_stems(f"{c.pattern} {c.domain}") for c in self]
+        held = Counter(stem for own in stems for stem in own)
+        column = {stem: i for i, stem in enumerate(held)}
+        weights = np.zeros((len(self), len(column)), dtype=np.float64)
+        for row, own in enumerate(stems):
+            for stem in own:
+                weights[row, column[stem]] = math.log(1 + len(self) / held[stem])
+        return column, weights, (weights > 0).astype(np.float64)
+
+    def spoken_of(self, hits: Sequence[frozenset[str]]) -> np.ndarray:
+        """For each censor, the largest share of its words (by weight) that one hit holds, two
+        of them at least; 0 when no hit does."""
+        column, weights, holds = self._content
+        found = np.zeros(len(self), dtype=np.float64)
+        if not hits or not column:
+            return found
+        spoken = np.zeros((len(column), len(hits)), dtype=np.float64)
+        for i, hit in enumerate(hits):
+            spoken[[column[stem] for stem in hit if stem in column], i] = 1.0
+        shared = np.where(holds @ spoken >= 2, weights @ spoken, 0.0).max(axis=1)
+        totals = weights.sum(axis=1)
+        np.divide(shared, totals, out=found, where=totals > 0)
+        return found
+
     def about(self, cues: tuple[str, ...]) -> np.ndarray:
         """1 for each censor whose text holds one of a frame's cues, else 0."""
         flags = self._frames.get(cues)
@@ -120,10 +162,12 @@ def choose_censors(
     terms: frozenset[str],
     frame: Frame,
     rules: CensorRules = CensorRules(),
+    hits: Sequence[Candidate] = (),
 ) -> list[ScoredCensor]:
     """Every censor scored, the chosen first (trigger matches, then by relevance, BLOCK before
     WARN among equals), then the rest by relevance; ties by their text, so the same data gives
-    the same order. The scores are whole arrays, one step for all the agent's censors."""
+    the same order. The scores are whole arrays, one step for all the agent's censors. `hits`:
+    the build's strongest memories."""
     censors = censors if isinstance(censors, CensorSet) else CensorSet(censors)
     if not censors:
         return []
@@ -131,7 +175,8 @@ def choose_censors(
     matched, counts = censors.matched(terms)
     words = np.divide(matched, counts, out=np.zeros(len(censors)), where=counts > 0)
     about = censors.about(frame.cues)
-    relevance = semantic + rules.words * words + rules.frame * about
+    spoken = censors.spoken_of([_content(hit) for hit in hits])
+    relevance = semantic + rules.words * words + rules.frame * about + rules.hits * spoken
     # The mean, the spread and the roundings in Python, as before the arrays: numpy sums
     # pairwise and rounds otherwise, and a last bit may move a censor across the bar.
     values = relevance.tolist()
@@ -152,11 +197,13 @@ def choose_censors(
     shown = reasons != "score"
     key = np.array([-round(value, 2) for value in rounded])
     order = np.lexsort((place, warn, key, ~shown, reasons != "trigger"))
-    semantic_list, words_list, about_list = semantic.tolist(), words.tolist(), about.tolist()
-    reason_list = reasons.tolist()
-    return [
-        ScoredCensor(
-            censors[i], semantic_list[i], words_list[i], about_list[i], rounded[i], reason_list[i]
-        )
-        for i in order.tolist()
+    parts = zip(semantic.tolist(), words.tolist(), about.tolist(), spoken.tolist(), strict=True)
+    scored = [
+        ScoredCensor(censor, *part, value, why)
+        for censor, part, value, why in zip(censors, parts, rounded, reasons.tolist(), strict=True)
     ]
+    return [scored[i] for i in order.tolist()]
+
+
+def _content(hit: Candidate) -> frozenset[str]:
+    return content_stems(f"{hit.title or ''} {hit.micro} {hit.summary}")

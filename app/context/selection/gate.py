@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.context.types import Admission, Scored
+from app.context.types import Admission, Candidate, Scored
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,19 @@ def admissions(ranked: Sequence[Scored], gate: Gate) -> list[Admission | None]:
     )
     for i in linked[gate.max_linked :]:
         found[i] = None
+    return found
+
+
+def strongest(ranked: Sequence[Scored], gate: Gate, count: int) -> list[Candidate]:
+    """The build's strongest hits: the first `count` candidates the gate lets in, and the first
+    of each kind it lets in."""
+    found: list[Candidate] = []
+    kinds: set[str] = set()
+    for scored, why in zip(ranked, admissions(ranked, gate), strict=True):
+        kind = scored.candidate.kind
+        if why and (len(found) < count or kind not in kinds):
+            found.append(scored.candidate)
+            kinds.add(kind)
     return found
 
 

@@ -9,7 +9,7 @@ from app.context.selection.constraints import ScoredCensor
 from app.context.types import Scored
 
 # The score parts a censor has no use for.
-CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period", "link")
+CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period")
 
 
 def score_parts(scored: Sequence[Scored]) -> list[dict[str, float]]:
@@ -27,4 +27,5 @@ def censor_parts(censor: ScoredCensor) -> dict[str, float]:
         "semantic": round(censor.semantic, 4),
         "lexical": round(censor.words, 4),
         "frame": censor.frame,
+        "link": round(censor.hits, 4),  # tied to the build's strongest hits by its words
     }

@@ -23,7 +23,8 @@ class ScoreParts(BaseModel):
     period: float = 0.0  # 1 when the memory is from the day or month the input names
     link: float = Field(
         default=0.0,
-        description="How strongly an anchor it shares ties it to a strong hit or the input.",
+        description="How strongly an anchor it shares ties it to a strong hit or the input; "
+        "for a censor, the share of its words one of the build's strongest hits holds.",
     )
     retention: float = Field(
         default=1.0,
@@ -34,7 +35,8 @@ class ScoreParts(BaseModel):
 
 class ContextItem(BaseModel):
     """A memory in the context. A censor's score is its relevance: similarity, plus its share
-    of trigger words in the input (`lexical`) and whether it speaks to the frame (`frame`)."""
+    of trigger words in the input (`lexical`), whether it speaks to the frame (`frame`) and how
+    much of it one of the build's strongest hits speaks of (`link`)."""
 
     memory_id: uuid.UUID
     kind: FlexibleKind | Literal["censor"]

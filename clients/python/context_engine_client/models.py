@@ -286,8 +286,8 @@ class ContextFeedbackResponse(BaseModel):
 
 class ContextItem(BaseModel):
     """A memory in the context. A censor's score is its relevance: similarity, plus its share
-    of trigger words in the input (`lexical`) and whether it speaks to the frame
-    (`frame`).
+    of trigger words in the input (`lexical`), whether it speaks to the frame (`frame`)
+    and how much of it one of the build's strongest hits speaks of (`link`).
     """
 
     model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
@@ -1421,7 +1421,9 @@ class ScoreParts(BaseModel):
     adjacency: float
     period: float = 0.0
     link: float = 0.0
-    """How strongly an anchor it shares ties it to a strong hit or the input."""
+    """How strongly an anchor it shares ties it to a strong hit or the input; for a censor,
+    the share of its words one of the build's strongest hits holds.
+    """
     retention: float = 1.0
     """The share of its score retention leaves it: below 1 for a fact never confirmed nor
     referenced for long (CE_RETENTION__FACT_STALE_FACTOR).

@@ -1172,7 +1172,8 @@ export interface components {
         /**
          * ContextItem
          * @description A memory in the context. A censor's score is its relevance: similarity, plus its share
-         *     of trigger words in the input (`lexical`) and whether it speaks to the frame (`frame`).
+         *     of trigger words in the input (`lexical`), whether it speaks to the frame (`frame`) and how
+         *     much of it one of the build's strongest hits speaks of (`link`).
          */
         ContextItem: {
             /**
@@ -2770,7 +2771,7 @@ export interface components {
             period?: number;
             /**
              * Link
-             * @description How strongly an anchor it shares ties it to a strong hit or the input.
+             * @description How strongly an anchor it shares ties it to a strong hit or the input; for a censor, the share of its words one of the build's strongest hits holds.
              * @default 0
              */
             link?: number;

@@ -1,4 +1,5 @@
-"""Which censors a context shows: by trigger, by how they stand out, BLOCK first. Pure."""
+"""Which censors a context shows: by trigger, by how they stand out (meaning, words, the frame, the
+strongest hits that speak of them), BLOCK first. Pure."""
 
 import uuid
 
@@ -6,7 +7,7 @@ import numpy as np
 
 from app.context.selection.constraints import choose_censors
 from app.context.types import Censor
-from tests.context.builders import FRAME
+from tests.context.builders import FRAME, candidate
 
 
 def _unit(*values: float) -> np.ndarray:
@@ -65,3 +66,28 @@ def test_when_none_stands_out_the_most_relevant_one_is_in() -> None:
 def test_an_agent_with_a_handful_of_censors_sees_them_all() -> None:
     few = UNRELATED[:3]
     assert all(s.chosen for s in choose_censors(few, INPUT, frozenset(), FRAME))
+
+
+COST = "Don't add infrastructure without evaluating operational cost"
+
+
+def test_a_censor_a_strong_hit_speaks_of_is_in_though_the_input_names_none_of_its_words() -> None:
+    cost = censor(COST, {"infrastructur"}, _unit(0.2, 0, 1), "block")
+    procedure = candidate(
+        "procedure", "Weigh the operational cost of adding infrastructure.", "Evaluate", 0.4
+    )
+    fact = candidate("fact", "Redis is an in-memory cache.", "Redis is a cache", 0.6)
+    alone = choose_censors([*UNRELATED, cost], INPUT, frozenset({"redis"}), FRAME)
+    assert cost not in [s.censor for s in alone if s.chosen]
+    brought = choose_censors(
+        [*UNRELATED, cost], INPUT, frozenset({"redis"}), FRAME, hits=[fact, procedure]
+    )
+    assert [(s.censor, s.reason) for s in brought if s.chosen] == [(cost, "relevant")]
+    assert brought[0].hits > 0.5  # most of its words, in one hit
+
+
+def test_one_word_a_hit_shares_with_a_censor_ties_nothing() -> None:
+    cost = censor(COST, {"infrastructur"}, _unit(0.2, 0, 1), "block")
+    budget = candidate("fact", "The cloud budget is 4,000 a month; cost alerts at 80%.", "", 0.5)
+    scored = choose_censors([*UNRELATED, cost], INPUT, frozenset(), FRAME, hits=[budget])
+    assert all(s.hits == 0 for s in scored)

@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from app.context.selection.gate import Gate, admissions
+from app.context.selection.gate import Gate, admissions, strongest
 from app.context.types import Candidate
 from tests.context.builders import candidate, ranked_by_settings
 
@@ -77,3 +77,14 @@ def test_each_kinds_best_is_in_when_similar_enough() -> None:
     procedure = candidate("procedure", "Architecture Decision.", "architecture", 0.25)
     other = candidate("procedure", "Deploy checklist.", "deploy", 0.22)
     assert _passing([best, procedure, other]) == {"redis": "meaning", "architecture": "kind_best"}
+
+
+def test_the_strongest_hits_are_the_first_let_in_and_the_first_of_each_kind() -> None:
+    facts = [
+        candidate("fact", f"Fact {n} about Redis.", f"fact {n}", 0.6 - n / 100) for n in range(6)
+    ]
+    procedure = candidate("procedure", "How to choose a cache.", "procedure", 0.45)
+    far = candidate("episode", "A trip to Lisbon.", "far", 0.05)  # the gate keeps it out
+    ranked = ranked_by_settings([*facts, procedure, far])
+    hits = strongest(ranked, Gate(), 2)
+    assert [hit.micro for hit in hits] == ["fact 0", "fact 1", "procedure"]
