@@ -35,7 +35,7 @@ CensorReason = Literal["trigger", "relevant", "few", "score"]
 class CensorRules:
     """What makes a censor relevant to an input."""
 
-    standout: float = 1.5  # standard deviations above the mean of the agent's censors
+    standout: float = 1.75  # standard deviations above the mean of the agent's censors
     floor: float = 0.25  # least relevance of a censor the trigger words do not match
     best_floor: float = 0.15  # least relevance of the agent's most relevant censor
     words: float = 0.3  # weight of the share of its trigger words the input holds
