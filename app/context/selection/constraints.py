@@ -175,7 +175,7 @@ def choose_censors(
     matched, counts = censors.matched(terms)
     words = np.divide(matched, counts, out=np.zeros(len(censors)), where=counts > 0)
     about = censors.about(frame.cues)
-    spoken = censors.spoken_of([_content(hit) for hit in hits])
+    spoken = censors.spoken_of([_stems_of(hit) for hit in hits])
     relevance = semantic + rules.words * words + rules.frame * about + rules.hits * spoken
     # The mean, the spread and the roundings in Python, as before the arrays: numpy sums
     # pairwise and rounds otherwise, and a last bit may move a censor across the bar.
@@ -205,5 +205,5 @@ def choose_censors(
     return [scored[i] for i in order.tolist()]
 
 
-def _content(hit: Candidate) -> frozenset[str]:
+def _stems_of(hit: Candidate) -> frozenset[str]:
     return content_stems(f"{hit.title or ''} {hit.micro} {hit.summary}")
