@@ -155,6 +155,7 @@ def content_words(text: str) -> list[str]:
     return seen
 
 
+@functools.lru_cache(maxsize=4096)  # the same memories are a build's hits build after build
 def content_stems(text: str) -> frozenset[str]:
     """The stems of a text's content words ("don't" is "do not": none)."""
     said = text.lower().replace("\u2019", "'").replace("n't", " not")

@@ -17,7 +17,6 @@ render step) decides how many fit.
 
 import functools
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -118,31 +117,40 @@ class CensorSet(tuple[Censor, ...]):
         return matched, counts
 
     @functools.cached_property
-    def _content(self) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
-        """Each content word of the censors (their triggers' and domains') and its column; each
-        censor's weight of each word (its rarity among the censors, 0 for a word it lacks) and
-        whether it holds it, as matrices."""
-        stems = [content_stems(f"{c.pattern} {c.domain}") for c in self]
-        held = Counter(stem for own in stems for stem in own)
-        column = {stem: i for i, stem in enumerate(held)}
-        weights = np.zeros((len(self), len(column)), dtype=np.float64)
-        for row, own in enumerate(stems):
-            for stem in own:
-                weights[row, column[stem]] = math.log(1 + len(self) / held[stem])
-        return column, weights, (weights > 0).astype(np.float64)
+    def _content(self) -> tuple[dict[str, slice], np.ndarray, np.ndarray, np.ndarray]:
+        """The censors' content words (their triggers' and domains'), listed word by word: where
+        each word's holders are in the list, the holders (censor positions), each one's weight
+        of the word (its rarity among the censors), and each censor's weight of all its words.
+        A few entries a censor: the process keeps this for every agent it builds for."""
+        holders: dict[str, list[int]] = {}
+        for i, censor in enumerate(self):
+            for stem in content_stems(f"{censor.pattern} {censor.domain}"):
+                holders.setdefault(stem, []).append(i)
+        where: dict[str, slice] = {}
+        listed: list[int] = []
+        weights: list[float] = []
+        for stem, held in holders.items():
+            where[stem] = slice(len(listed), len(listed) + len(held))
+            listed += held
+            weights += [math.log(1 + len(self) / len(held))] * len(held)
+        positions, weight = np.array(listed, dtype=np.intp), np.array(weights, dtype=np.float64)
+        return where, positions, weight, np.bincount(positions, weight, minlength=len(self))
 
     def spoken_of(self, hits: Sequence[frozenset[str]]) -> np.ndarray:
         """For each censor, the largest share of its words (by weight) that one hit holds, two
         of them at least; 0 when no hit does."""
-        column, weights, holds = self._content
+        where, positions, weight, totals = self._content
+        shared = np.zeros(len(self), dtype=np.float64)
+        for hit in hits:
+            spans = [where[stem] for stem in hit if stem in where]
+            if len(spans) < 2:
+                continue
+            entries = np.concatenate([np.arange(span.start, span.stop) for span in spans])
+            held = positions[entries]
+            count = np.bincount(held, minlength=len(self))
+            summed = np.bincount(held, weight[entries], minlength=len(self))
+            np.maximum(shared, np.where(count >= 2, summed, 0.0), out=shared)
         found = np.zeros(len(self), dtype=np.float64)
-        if not hits or not column:
-            return found
-        spoken = np.zeros((len(column), len(hits)), dtype=np.float64)
-        for i, hit in enumerate(hits):
-            spoken[[column[stem] for stem in hit if stem in column], i] = 1.0
-        shared = np.where(holds @ spoken >= 2, weights @ spoken, 0.0).max(axis=1)
-        totals = weights.sum(axis=1)
         np.divide(shared, totals, out=found, where=totals > 0)
         return found
 
