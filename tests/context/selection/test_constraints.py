@@ -86,8 +86,10 @@ def test_a_censor_a_strong_hit_speaks_of_is_in_though_the_input_names_none_of_it
     assert brought[0].hits > 0.5  # most of its words, in one hit
 
 
-def test_one_word_a_hit_shares_with_a_censor_ties_nothing() -> None:
+def test_one_word_a_hit_shares_with_a_censor_ties_nothing_nor_do_words_spread_over_hits() -> None:
     cost = censor(COST, {"infrastructur"}, _unit(0.2, 0, 1), "block")
     budget = candidate("fact", "The cloud budget is 4,000 a month; cost alerts at 80%.", "", 0.5)
-    scored = choose_censors([*UNRELATED, cost], INPUT, frozenset(), FRAME, hits=[budget])
-    assert all(s.hits == 0 for s in scored)
+    infra = candidate("fact", "The infrastructure team runs the clusters.", "", 0.5)
+    for hits in ([budget], [budget, infra]):
+        scored = choose_censors([*UNRELATED, cost], INPUT, frozenset(), FRAME, hits=hits)
+        assert all(s.hits == 0 for s in scored)
