@@ -17,7 +17,7 @@ render step) decides how many fit.
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -79,10 +79,7 @@ class CensorSet(tuple[Censor, ...]):
     @functools.cached_property
     def _terms(self) -> tuple[dict[str, list[int]], np.ndarray]:
         """Which censors hold each word, and how many words each holds."""
-        holders: dict[str, list[int]] = {}
-        for i, censor in enumerate(self):
-            for term in censor.terms:
-                holders.setdefault(term, []).append(i)
+        holders = _holders(censor.terms for censor in self)
         return holders, np.array([len(c.terms) for c in self], dtype=np.int64)
 
     @functools.cached_property
@@ -122,10 +119,7 @@ class CensorSet(tuple[Censor, ...]):
         each word's holders are in the list, the holders (censor positions), each one's weight
         of the word (its rarity among the censors), and each censor's weight of all its words.
         A few entries a censor: the process keeps this for every agent it builds for."""
-        holders: dict[str, list[int]] = {}
-        for i, censor in enumerate(self):
-            for stem in content_stems(f"{censor.pattern} {censor.domain}"):
-                holders.setdefault(stem, []).append(i)
+        holders = _holders(content_stems(f"{c.pattern} {c.domain}") for c in self)
         where: dict[str, slice] = {}
         listed: list[int] = []
         weights: list[float] = []
@@ -211,6 +205,15 @@ def choose_censors(
         for censor, part, value, why in zip(censors, parts, rounded, reasons.tolist(), strict=True)
     ]
     return [scored[i] for i in order.tolist()]
+
+
+def _holders(words_of: Iterable[Iterable[str]]) -> dict[str, list[int]]:
+    """Which censors (their positions) hold each word."""
+    holders: dict[str, list[int]] = {}
+    for i, words in enumerate(words_of):
+        for word in words:
+            holders.setdefault(word, []).append(i)
+    return holders
 
 
 def _stems_of(hit: Candidate) -> frozenset[str]:
