@@ -81,3 +81,21 @@ async def write(
     assert response.status_code == 201, response.text
     result: dict[str, Any] = response.json()
     return result
+
+
+async def vector_storage(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    table: str = "session_message",
+    column: str = "embedding",
+) -> str:
+    """How PostgreSQL stores a table's vectors: `m` (MAIN) keeps them in the row, where a
+    scan reads them without a trip to the TOAST table."""
+    async with sessionmaker() as session:
+        found = await session.scalar(
+            text(
+                "SELECT CAST(attstorage AS text) FROM pg_attribute "
+                "WHERE attrelid = CAST(:table AS regclass) AND attname = :column"
+            ),
+            {"table": table, "column": column},
+        )
+    return str(found)

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
@@ -19,7 +19,7 @@ from app.providers.container import Providers
 from app.providers.embeddings import LOCAL_MODEL
 from app.sessions.models import SessionMessage
 from app.sessions.vectors import EmbedMessages
-from tests.factories import Tenancy, put_agent
+from tests.factories import Tenancy, put_agent, vector_storage
 from tests.fake_openai import FakeOpenAI
 from tests.openai_stack import FAST_WORKER, Stack
 from tests.providers.test_outages import work_for
@@ -62,22 +62,6 @@ async def session_jobs(sessionmaker: async_sessionmaker[AsyncSession]) -> list[J
             select(Job).where(Job.task == "embed_messages").order_by(Job.id)
         )
         return list(found)
-
-
-async def vector_storage(
-    sessionmaker: async_sessionmaker[AsyncSession], table: str = "session_message"
-) -> str:
-    """How PostgreSQL stores a table's vectors: `m` (MAIN) keeps them in the row, where a
-    scan reads them without a trip to the TOAST table."""
-    async with sessionmaker() as session:
-        found = await session.scalar(
-            text(
-                "SELECT CAST(attstorage AS text) FROM pg_attribute "
-                "WHERE attrelid = CAST(:table AS regclass) AND attname = 'embedding'"
-            ),
-            {"table": table},
-        )
-    return str(found)
 
 
 async def test_messages_are_embedded_in_bounded_runs_until_none_is_left(
