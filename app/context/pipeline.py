@@ -41,7 +41,7 @@ from app.context.selection.budget import (
 )
 from app.context.selection.constraints import CensorRules, ScoredCensor, choose_censors
 from app.context.selection.fill import DEFAULT_RULES, Rules, fill
-from app.context.selection.gate import gate_bar, strongest
+from app.context.selection.gate import admissions, gate_bar, strongest
 from app.context.selection.ranking import rank
 from app.context.text.calibration import calibrate
 from app.context.text.manifest import Assembly, Built, account, manifest
@@ -52,7 +52,7 @@ from app.context.text.render import (
     working_memory_text,
 )
 from app.context.text.trim import within_budget
-from app.context.types import Candidate, Censor, FrameChoice, Scored, Vector
+from app.context.types import Admission, Candidate, Censor, FrameChoice, Scored, Vector
 from app.core.clock import Clock
 from app.core.context_config import ContextSettings, WindowSettings
 from app.core.errors import NotFound
@@ -88,15 +88,17 @@ def assemble(
     rules: Rules = DEFAULT_RULES,
     censors: Sequence[ScoredCensor] = (),
     reserved: Collection[uuid.UUID] = frozenset(),
+    admitted: Sequence[Admission | None] | None = None,
 ) -> Assembly:
     """The pure end of a build: the fixed sections within their caps, the memory layers filled
     at their detail levels, the text rendered and held to `total` tokens, and its accounts
     (`censors`: every censor scored, for the manifest; `content` holds the chosen ones;
-    `reserved`: the candidates Past Learnings show, neither in a layer nor left out)."""
+    `reserved`: the candidates Past Learnings show, neither in a layer nor left out;
+    `admitted`: the gate's judgement of `ranked`, when the build has it)."""
     fixed = fit_fixed(tokens, content, total)
     pool = flexible_pool(total, fixed.used(tokens), flexible_scale)
     shares = flexible_shares(pool, content.frame.priorities)
-    layers = fill(tokens, ranked, pool, shares, rules, reserved)
+    layers = fill(tokens, ranked, pool, shares, rules, reserved, admitted)
     text, count = within_budget(tokens, total, fixed, layers)
     bar = gate_bar(ranked, rules.gate)  # over the candidates the fill judged
     if reserved:
@@ -123,6 +125,7 @@ class Selection:
     plan: BudgetPlan
     candidate_count: int
     ranked: list[Scored]
+    admitted: list[Admission | None]  # the gate's judgement of each of `ranked`
     checked: PremiseCheck
     censors: list[ScoredCensor]
 
@@ -213,12 +216,13 @@ async def _select(
     clock.lap("links")
     checked = await premises.check(session, settings, gathered.spec, request.input, ranked)
     clock.lap("premises")
+    admitted = admissions(ranked, Rules.of(settings).gate)  # judged once: read thrice
     rules = CensorRules()
-    hits = strongest(ranked, Rules.of(settings).gate, rules.hits_read)
+    hits = strongest(ranked, admitted, rules.hits_read)
     censors = choose_censors(
         gathered.standing.censors, vector, gathered.words.terms, choice.frame, rules, hits
     )
-    return Selection(choice, window, plan, len(candidates), ranked, checked, censors)
+    return Selection(choice, window, plan, len(candidates), ranked, admitted, checked, censors)
 
 
 def _compose(
@@ -230,7 +234,7 @@ def _compose(
     learned = None
     if chosen.window:  # Past Learnings first: the layers fill without what they show
         learned = learnings.choose(
-            tokens, chosen.ranked, rules.gate, rules.duplicate_similarity,
+            tokens, chosen.ranked, chosen.admitted, rules.duplicate_similarity,
             learnings_share(chosen.window, plan.total), gathered.standing.notes,
             settings.learnings_max,
         )  # fmt: skip
@@ -243,6 +247,7 @@ def _compose(
         rules=rules,
         censors=chosen.censors,
         reserved=learned.ids() if learned else frozenset(),
+        admitted=chosen.admitted,
     )
     text, count, checked = premises.attach(
         tokens, assembly.text, assembly.tokens, checked, plan.total

@@ -17,9 +17,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from app.context.selection.gate import Gate, admissions
 from app.context.text.render import SEPARATOR
-from app.context.types import Candidate, Detail, Included, Scored
+from app.context.types import Admission, Candidate, Detail, Included, Scored
 from app.memories.lifecycle import REVIEWED_DECISION
 from app.providers.tokenizer import Tokens
 
@@ -82,18 +81,18 @@ def _duplicate(scored: Scored, chosen: Sequence[Included], threshold: float) -> 
 def choose(
     tokens: Tokens,
     ranked: Sequence[Scored],
-    gate: Gate,
+    admitted: Sequence[Admission | None],
     duplicate_similarity: float,
     budget: int,
     notes: Mapping[uuid.UUID, str],
     limit: int,
 ) -> Learnings:
-    """At most `limit` learnings the gate lets in, best first, within `budget` tokens: each
-    line counted with its newline, the header with its line and the blank line before the
-    section."""
+    """At most `limit` learnings the gate lets in (`admitted`: its `admissions` of `ranked`),
+    best first, within `budget` tokens: each line counted with its newline, the header with its
+    line and the blank line before the section."""
     room = budget - tokens.count(LEARNINGS_HEADER) - 2
     chosen: list[Included] = []
-    for scored, admission in zip(ranked, admissions(ranked, gate), strict=True):
+    for scored, admission in zip(ranked, admitted, strict=True):
         if room < _MIN_ROOM or len(chosen) >= limit:
             break
         if admission is None or not is_learning(scored.candidate):

@@ -207,16 +207,20 @@ def fill(
     shares: dict[FlexibleKind, int],
     rules: Rules,
     reserved: Collection[uuid.UUID] = frozenset(),
+    admitted: Sequence[Admission | None] | None = None,
 ) -> FlexibleLayers:
     """Fill the memory layers from the ranked candidates within `pool` tokens; the `reserved`
     ones are shown elsewhere (Past Learnings), judged by the gate with the others but not
-    placed nor left out here."""
+    placed nor left out here. `admitted`: the gate's `admissions` of `ranked`, when the build
+    has them already."""
     dimensions = next(
         (len(s.candidate.embedding) for s in ranked if s.candidate.embedding is not None), 0
     )
     layers = FlexibleLayers(tokens, dimensions, max(len(ranked), 1))
     eligible: list[Scored] = []
-    for scored, admission in zip(ranked, admissions(ranked, rules.gate), strict=True):
+    if admitted is None:
+        admitted = admissions(ranked, rules.gate)
+    for scored, admission in zip(ranked, admitted, strict=True):
         if scored.candidate.memory_id in reserved:
             continue
         if admission is None:

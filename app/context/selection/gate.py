@@ -50,12 +50,14 @@ def admissions(ranked: Sequence[Scored], gate: Gate) -> list[Admission | None]:
     return found
 
 
-def strongest(ranked: Sequence[Scored], gate: Gate, count: int) -> list[Candidate]:
-    """The build's strongest hits: the first `count` candidates the gate lets in, and the first
-    of each kind it lets in."""
+def strongest(
+    ranked: Sequence[Scored], admitted: Sequence[Admission | None], count: int
+) -> list[Candidate]:
+    """The build's strongest hits: the first `count` candidates the gate lets in (`admitted`:
+    `admissions` of `ranked`), and the first of each kind it lets in."""
     found: list[Candidate] = []
     kinds: set[str] = set()
-    for scored, why in zip(ranked, admissions(ranked, gate), strict=True):
+    for scored, why in zip(ranked, admitted, strict=True):
         kind = scored.candidate.kind
         if why and (len(found) < count or kind not in kinds):
             found.append(scored.candidate)

@@ -9,7 +9,7 @@ from app.context.history import learnings
 from app.context.history.choice import HistoryMessage, select_history
 from app.context.history.window import learnings_share, memory_share
 from app.context.pipeline import assemble
-from app.context.selection.gate import Gate
+from app.context.selection.gate import Gate, admissions
 from app.context.types import FlexibleKind
 from app.core.context_config import WindowSettings
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
@@ -62,7 +62,7 @@ def test_context_with_learnings_and_history_never_exceed_available(
     ranked = ranked_by_settings(candidates)
     memory = memory_share(window)
     share = learnings_share(window, memory)
-    chosen = learnings.choose(tokens, ranked, Gate(), 0.95, share, notes, 5)
+    chosen = learnings.choose(tokens, ranked, admissions(ranked, Gate()), 0.95, share, notes, 5)
     assembly = assemble(tokens, memory, content(), ranked, reserved=chosen.ids())
     text, count, shown = learnings.attach(tokens, assembly.text, assembly.tokens, chosen)
     assert tokens.count(text) == count == assembly.tokens + shown.used
@@ -101,7 +101,7 @@ def test_a_lesson_holds_the_outcome_notes_and_a_procedure_its_name(
     steps.title = "Evaluate"
     ranked = ranked_by_settings([made, pending, steps])
     notes = {made.memory_id: "Reads stayed under 2 ms."}
-    chosen = learnings.choose(tokens, ranked, Gate(), 0.95, 200, notes, 5)
+    chosen = learnings.choose(tokens, ranked, admissions(ranked, Gate()), 0.95, 200, notes, 5)
     text, _count, shown = learnings.attach(tokens, "## Identity\nNewton.", 5, chosen)
     assert text == (
         "## Identity\nNewton.\n\n## Past Learnings\n"
@@ -113,7 +113,7 @@ def test_a_lesson_holds_the_outcome_notes_and_a_procedure_its_name(
     # Room for the header and the one-liner alone: the best learning comes as its one-liner.
     micro = "- Chose Postgres over Redis [success, 0.85]"
     room = tokens.count(learnings.LEARNINGS_HEADER) + 2 + tokens.count(micro) + 1
-    tight = learnings.choose(tokens, ranked, Gate(), 0.95, room, notes, 5)
+    tight = learnings.choose(tokens, ranked, admissions(ranked, Gate()), 0.95, room, notes, 5)
     assert [(i.line, i.detail) for i in tight.items] == [(micro, "micro")]
 
 
@@ -124,7 +124,7 @@ def test_at_most_the_limit_of_learnings_best_first(token_counter: TokenCounter) 
         for name, sim in (("deploy", 0.9), ("rollback", 0.8), ("restore", 0.7), ("rotate", 0.6))
     ]
     ranked = ranked_by_settings(made)
-    chosen = learnings.choose(tokens, ranked, Gate(), 0.95, 500, {}, 2)
+    chosen = learnings.choose(tokens, ranked, admissions(ranked, Gate()), 0.95, 500, {}, 2)
     assert [i.scored.candidate.memory_id for i in chosen.items] == [
         made[0].memory_id,
         made[1].memory_id,

@@ -86,5 +86,5 @@ def test_the_strongest_hits_are_the_first_let_in_and_the_first_of_each_kind() ->
     procedure = candidate("procedure", "How to choose a cache.", "procedure", 0.45)
     far = candidate("episode", "A trip to Lisbon.", "far", 0.05)  # the gate keeps it out
     ranked = ranked_by_settings([*facts, procedure, far])
-    hits = strongest(ranked, Gate(), 2)
+    hits = strongest(ranked, admissions(ranked, Gate()), 2)
     assert [hit.micro for hit in hits] == ["fact 0", "fact 1", "procedure"]
