@@ -1,4 +1,4 @@
-"""Small typed factories for test data."""
+"""Small typed factories for test data, and how PostgreSQL stores it (`vector_storage`)."""
 
 import uuid
 from dataclasses import dataclass
