@@ -1,9 +1,10 @@
 """Recording a build, a refresh and feedback in the Prometheus metrics of core.metrics."""
 
 from collections import Counter
+from collections.abc import Mapping
 
-from app.context.schemas import ContextBuildResponse
-from app.context.text.manifest import Assembly
+from app.context.history.window import available
+from app.context.text.manifest import Built, utilization
 from app.core.metrics import (
     CONTEXT_BUILD_SECONDS,
     CONTEXT_COLD_START,
@@ -19,25 +20,30 @@ from app.core.metrics import (
 )
 
 
-def observe_build(response: ContextBuildResponse, assembly: Assembly, *, first: bool) -> None:
+def observe_build(
+    built: Built, timings_ms: Mapping[str, float], relevance: float | None, *, first: bool
+) -> None:
     """Latency per stage, relevance, utilization, the context's share of a request with history,
     items by kind and detail, what was left out."""
-    for stage, milliseconds in response.timings_ms.items():
+    for stage, milliseconds in timings_ms.items():
         CONTEXT_BUILD_SECONDS.labels(stage).observe(milliseconds / 1000)
     if first:
-        CONTEXT_COLD_START.set(response.timings_ms["total"] / 1000)
-    if response.relevance is not None:
-        CONTEXT_RELEVANCE.observe(response.relevance)
-    CONTEXT_UTILIZATION.observe(response.totals.utilization)
-    if response.history is not None:
-        window = response.history.window
-        context = window.available - window.history_budget  # the tokens of `context`
-        if whole := context + response.history.tokens:
+        CONTEXT_COLD_START.set(timings_ms["total"] / 1000)
+    if relevance is not None:
+        CONTEXT_RELEVANCE.observe(relevance)
+    CONTEXT_UTILIZATION.observe(utilization(built))
+    if built.history is not None:
+        context = available(built.history.window) - built.history.budget  # `context`'s tokens
+        if whole := context + built.history.tokens:
             CONTEXT_OVERHEAD.observe(context / whole)
-    items = Counter((item.kind, item.detail) for layer in response.layers for item in layer.items)
+    items: Counter[tuple[str, str]] = Counter(
+        (item.scored.candidate.kind, item.detail) for item in built.included()
+    )
+    items["censor", "summary"] += len(built.assembly.shown_censors)
     for (kind, detail), count in items.items():
-        CONTEXT_ITEMS.labels(kind, detail).inc(count)
-    for reason, count in Counter(excluded.reason for excluded in assembly.excluded).items():
+        if count:
+            CONTEXT_ITEMS.labels(kind, detail).inc(count)
+    for reason, count in Counter(excluded.reason for excluded in built.assembly.excluded).items():
         CONTEXT_LEFT_OUT.labels(reason).inc(count)
 
 

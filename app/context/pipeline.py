@@ -15,6 +15,7 @@ theirs without them, and the history fills what the context left (`history/conve
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -109,11 +110,14 @@ def assemble(
 
 @dataclass(frozen=True)
 class Build:
-    """A build as returned (the model, and its JSON as sent), and the memories it holds."""
+    """A build as returned (its JSON as sent), and the memories it holds."""
 
-    response: ContextBuildResponse
     item_ids: list[uuid.UUID]
     document: str
+
+    def response(self) -> ContextBuildResponse:
+        """The build as its model (a refresh returns it inside its own answer)."""
+        return ContextBuildResponse.model_validate_json(self.document)
 
 
 @dataclass(frozen=True)
@@ -265,15 +269,15 @@ async def _store(
 ) -> Build:
     """The manifest encoded once, stored, and sent with the store's time; the metrics."""
     stored = manifest(built, clock.so_far(), request.manifest)
-    document = stored.model_dump_json()  # encoded once: stored, and sent with the store's time
-    await storing.store(session, tenant, request, built, document, stored.relevance)
+    document = storing.encode(stored)  # encoded once: stored, and sent with the store's time
+    relevance = cast(float | None, stored["relevance"])
+    await storing.store(session, tenant, request, built, document, relevance)
     clock.lap("store")
     # The stored manifest has every stage but its own storing; the response has that too.
     timings = clock.so_far()
-    response = stored.model_copy(update={"timings_ms": timings})
-    metrics.observe_build(response, built.assembly, first=not engine.served_first_build)
+    metrics.observe_build(built, timings, relevance, first=not engine.served_first_build)
     engine.served_first_build = True
-    return Build(response, built.item_ids(), storing.with_timings(document, timings))
+    return Build(built.item_ids(), storing.with_timings(document, timings))
 
 
 def _fixed_content(

@@ -1,13 +1,16 @@
 """The store step: the build's document, encoded once, kept as it was returned.
 
-The response is serialized once; those bytes are the stored build (`GET /context/{id}` sends
-them back as they are) and, with the storing's own time spliced into `timings_ms`, the answer.
+The response is serialized once, from plain data by orjson; those bytes are the stored build
+(`GET /context/{id}` sends them back as they are) and, with the storing's own time spliced into
+`timings_ms`, the answer.
 """
 
 import json
+import uuid
 from collections.abc import Mapping
 
 import numpy as np
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.models import ContextBuild
@@ -48,6 +51,19 @@ async def store(
             created_at=built.created_at,
         )
     )
+
+
+def encode(document: Mapping[str, object]) -> str:
+    """A manifest's JSON as pydantic would write it: UTC times end in `Z`, numpy numbers are
+    numbers, ids are strings (asyncpg's own UUIDs too)."""
+    options = orjson.OPT_UTC_Z | orjson.OPT_SERIALIZE_NUMPY
+    return orjson.dumps(document, default=_id, option=options).decode()
+
+
+def _id(value: object) -> str:
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def with_timings(document: str, timings_ms: Mapping[str, float]) -> str:

@@ -61,12 +61,13 @@ async def refresh_context(
         added=[m for m in rebuilt.item_ids if m not in before],
         removed=[m for m in build.item_ids if m not in after],
     )
+    response = rebuilt.response()
     return ContextRefreshResponse(
         refreshed=True,
         reasons=reasons,
         similarity=similarity,
-        frame=rebuilt.response.frame.name,
-        build=rebuilt.response,
+        frame=response.frame.name,
+        build=response,
         delta=delta,
     )
 

@@ -61,15 +61,16 @@ def history_read(found: History, memory_budget: int, learnings_budget: int) -> d
 
 
 def chat_messages(found: History) -> list[dict[str, object]]:
-    """The kept messages in the OpenAI chat format, the summaries after the sinks."""
+    """The kept messages in the OpenAI chat format, the summaries after the sinks; `name` and
+    `tool_call_id` only where a message has them (as `ChatMessageRead` writes them)."""
     kept, sinks = found.choice.kept, found.choice.sinks
     summaries = [as_message(summary) for summary in found.summaries]
-    return [
-        {
-            "role": m.role,
-            "content": m.content,
-            "name": m.name,
-            "tool_call_id": m.tool_call_id,
-        }
-        for m in (*kept[:sinks], *summaries, *kept[sinks:])
-    ]
+    messages: list[dict[str, object]] = []
+    for m in (*kept[:sinks], *summaries, *kept[sinks:]):
+        message: dict[str, object] = {"role": m.role, "content": m.content}
+        if m.name is not None:
+            message["name"] = m.name
+        if m.tool_call_id is not None:
+            message["tool_call_id"] = m.tool_call_id
+        messages.append(message)
+    return messages

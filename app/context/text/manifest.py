@@ -3,6 +3,10 @@
 Each layer's budget, use and items (memory, kind, detail, tokens, score and its components; with
 a session, Past Learnings as the last layer, `learnings`), the candidates left out and why, the
 frame, the totals, whether the input was embedded, and the milliseconds of each stage.
+
+The manifest is plain data in the form `ContextBuildResponse` gives it, every field present:
+a build returns a hundred items and more, and checking them against the models cost a build
+more than all of its ranking (tests/context/test_build_document.py holds the two together).
 """
 
 import itertools
@@ -16,9 +20,10 @@ import numpy as np
 from app.context.history.conversation import History
 from app.context.history.learnings import Learnings
 from app.context.history.manifest import chat_messages, history_read
+from app.context.history.schemas import HistoryRead
 from app.context.premises.check import PremiseCheck
 from app.context.premises.check import read as premises_read
-from app.context.schemas import ContextBuildResponse, ManifestDetail
+from app.context.schemas import ManifestDetail
 from app.context.selection.budget import BudgetPlan
 from app.context.selection.constraints import ScoredCensor
 from app.context.selection.fill import FlexibleLayers
@@ -158,6 +163,7 @@ def _censor_items(assembly: Assembly, compact: bool) -> list[dict[str, object]]:
             "score": s.relevance,
             "components": None if compact else censor_parts(s),
             "reason": s.reason,
+            "link": None,
         }
         for s in assembly.censors
         if s.censor.memory_id in assembly.shown_censors
@@ -201,9 +207,8 @@ def _layers(built: Built, compact: bool) -> list[dict[str, object]]:
 
 def manifest(
     built: Built, timings_ms: Mapping[str, float], detail: ManifestDetail = "full"
-) -> ContextBuildResponse:
-    """The response, validated in one call: a build returns a hundred items and more, and
-    pydantic checks nested plain data much faster than it constructs the models one by one."""
+) -> dict[str, object]:
+    """The response as plain data (`ContextBuildResponse`'s fields, in its order)."""
     assembly, plan = built.assembly, built.plan
     similarities = [
         i.scored.components["semantic"]
@@ -215,46 +220,57 @@ def manifest(
         assembly.excluded, assembly.censors, assembly.shown_censors, compact
     )
     choice = built.choice
-    return ContextBuildResponse.model_validate(
-        {
-            "context_id": built.build_id,
-            "agent_id": built.agent_name,
-            # With a session, the recalled messages' section after the memory context's.
-            "context": built.history.recall.text if built.history else assembly.text,
-            "frame": {
-                "name": choice.frame.name,
-                "confidence": choice.confidence,
-                "source": choice.source,
-                "scores": choice.scores,
-            },
-            "layers": _layers(built, compact),
-            "left_out": left_out,
-            "left_out_counts": {reason: counts[reason] for reason in LeftOutCounts.model_fields},
-            "manifest": detail,
-            "totals": {
-                "budget": plan.total,
-                "budget_source": plan.source,
-                "used": assembly.tokens,
-                "utilization": round(assembly.tokens / plan.total, 4) if plan.total else 0.0,
-                "encoding": built.encoding,
-                "candidates": built.candidates,
-            },
-            "relevance": round(float(np.mean(similarities)), 4) if similarities else None,
-            "gate": vars(assembly.gate) if assembly.gate else None,
-            "input_embedding": {
-                "embedded": built.embedding.vector is not None,
-                "reason": built.embedding.reason,
-                "rescored": built.embedding.rescore is not None,
-            },
-            "messages": chat_messages(built.history) if built.history else None,
-            "history": history_read(
-                built.history, plan.total, built.learnings.budget if built.learnings else 0
-            )
-            if built.history
-            else None,
-            "premises": premises_read(built.premises),
-            "timings_ms": dict(timings_ms),
-            "created_at": built.created_at,
-            "parent_id": built.parent_id,
-        }
-    )
+    return {
+        "context_id": built.build_id,
+        "agent_id": built.agent_name,
+        # With a session, the recalled messages' section after the memory context's.
+        "context": built.history.recall.text if built.history else assembly.text,
+        "frame": {
+            "name": choice.frame.name,
+            "confidence": choice.confidence,
+            "source": choice.source,
+            "scores": choice.scores,
+        },
+        "layers": _layers(built, compact),
+        "left_out": left_out,
+        "left_out_counts": {reason: counts[reason] for reason in LeftOutCounts.model_fields},
+        "manifest": detail,
+        "totals": {
+            "budget": plan.total,
+            "budget_source": plan.source,
+            "used": assembly.tokens,
+            "utilization": utilization(built),
+            "encoding": built.encoding,
+            "candidates": built.candidates,
+        },
+        "relevance": round(float(np.mean(similarities)), 4) if similarities else None,
+        "gate": vars(assembly.gate) if assembly.gate else None,
+        "input_embedding": {
+            "embedded": built.embedding.vector is not None,
+            "reason": built.embedding.reason,
+            "rescored": built.embedding.rescore is not None,
+        },
+        "messages": chat_messages(built.history) if built.history else None,
+        "history": _history(built),
+        "premises": premises_read(built.premises),
+        "timings_ms": dict(timings_ms),
+        "created_at": built.created_at,
+        "parent_id": built.parent_id,
+        "erased": [],
+    }
+
+
+def utilization(built: Built) -> float:
+    """The share of the memory budget the context used."""
+    total = built.plan.total
+    return round(built.assembly.tokens / total, 4) if total else 0.0
+
+
+def _history(built: Built) -> dict[str, object] | None:
+    """The manifest's `history` (with a session): few fields, some left out when empty, so
+    its model writes them."""
+    if built.history is None:
+        return None
+    learnings = built.learnings.budget if built.learnings else 0
+    found = history_read(built.history, built.plan.total, learnings)
+    return HistoryRead.model_validate(found).model_dump(mode="json")

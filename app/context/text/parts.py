@@ -8,9 +8,6 @@ import numpy as np
 from app.context.selection.constraints import ScoredCensor
 from app.context.types import Scored
 
-# The score parts a censor has no use for.
-CENSOR_ZEROS = ("recency", "outcome", "usage", "confidence", "adjacency", "period")
-
 
 def score_parts(scored: Sequence[Scored]) -> list[dict[str, float]]:
     """The score components of each candidate at 4 decimals, rounded in one numpy call."""
@@ -22,10 +19,18 @@ def score_parts(scored: Sequence[Scored]) -> list[dict[str, float]]:
 
 
 def censor_parts(censor: ScoredCensor) -> dict[str, float]:
-    """What a censor's relevance is made of, in the items' score parts."""
-    return dict.fromkeys(CENSOR_ZEROS, 0.0) | {
+    """What a censor's relevance is made of, in the items' score parts (in their order); the
+    parts a censor has no use for read 0, its retention 1."""
+    return {
         "semantic": round(censor.semantic, 4),
         "lexical": round(censor.words, 4),
         "frame": censor.frame,
+        "recency": 0.0,
+        "outcome": 0.0,
+        "usage": 0.0,
+        "confidence": 0.0,
+        "adjacency": 0.0,
+        "period": 0.0,
         "link": round(censor.hits, 4),  # tied to the build's strongest hits by its words
+        "retention": 1.0,
     }
