@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from app.providers.embeddings import GuardedEmbedder
 from app.providers.errors import ProviderError, ProviderUnavailable
+from app.providers.query_batches import QueryBatches
 
 log = structlog.get_logger(__name__)
 Vector = NDArray[np.float32]
@@ -34,6 +35,7 @@ class QueryVectors:
 
     def __init__(self, embedder: GuardedEmbedder, size: int) -> None:
         self._embedder = embedder
+        self._batches = QueryBatches(embedder)  # inputs that come together share a model run
         self._size = size
         self._kept: OrderedDict[_Key, asyncio.Future[Vector]] = OrderedDict()
 
@@ -108,8 +110,7 @@ class QueryVectors:
             self._kept.popitem(last=False)
 
     async def _embed(self, text: str) -> Vector:
-        (vector,) = await self._embedder.embed_queries([text])
-        return np.asarray(vector, dtype=np.float32)
+        return await self._batches.vector(text)
 
     def _settle(self, key: "_Key", done: asyncio.Future[Vector]) -> None:
         """Forget a failed embedding (its error is the waiting build's, and logged here: a build
