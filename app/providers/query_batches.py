@@ -1,9 +1,9 @@
 """Inputs embedded together when they come together.
 
-A build whose input was never seen waits for its query vector. One at a time, a local model
-spends most of a short text's run on the run itself (all-MiniLM-L6-v2: 4.8 ms of CPU for one
-input, 3.0 each for four, 2.8 each for eight): so while one run is under way, the inputs that
-arrive wait for it to end and then go in one run together. An input that arrives to an idle
+A build whose input was never seen waits for its query vector. A local model's run costs much
+beside its texts (all-MiniLM-L6-v2: 4.8 ms of CPU for one short input alone, 3.0 each for four,
+2.8 each for eight): so while one run is under way, the inputs that arrive wait for it to end
+and then go in one run together. An input that arrives to an idle
 embedder goes at once, alone, as before; under load the builds share the model's time.
 """
 

@@ -6,7 +6,8 @@ frame, the totals, whether the input was embedded, and the milliseconds of each 
 
 The manifest is plain data in the form `ContextBuildResponse` gives it, every field present:
 a build returns a hundred items and more, and checking them against the models cost a build
-more than all of its ranking (tests/context/test_build_document.py holds the two together).
+more than all of its ranking (tests/context/text/test_build_document_api.py holds the two
+together).
 """
 
 import itertools
