@@ -10,11 +10,10 @@ embedder goes at once, alone, as before; under load the builds share the model's
 import asyncio
 
 import numpy as np
-from numpy.typing import NDArray
 
+from app.core.vector import Embedding
 from app.providers.embeddings import GuardedEmbedder
 
-Vector = NDArray[np.float32]
 MAX_BATCH = 16  # inputs in one run at most: past it the run's time grows with each input
 
 
@@ -25,12 +24,12 @@ class QueryBatches:
     def __init__(self, embedder: GuardedEmbedder, max_batch: int = MAX_BATCH) -> None:
         self._embedder = embedder
         self._max_batch = max_batch
-        self._waiting: list[tuple[str, asyncio.Future[Vector]]] = []
+        self._waiting: list[tuple[str, asyncio.Future[Embedding]]] = []
         self._running: asyncio.Task[None] | None = None
 
-    async def vector(self, text: str) -> Vector:
+    async def vector(self, text: str) -> Embedding:
         """The text's query vector, from the next run; the run's error if it fails."""
-        found: asyncio.Future[Vector] = asyncio.get_running_loop().create_future()
+        found: asyncio.Future[Embedding] = asyncio.get_running_loop().create_future()
         self._waiting.append((text, found))
         if self._running is None:
             self._running = asyncio.create_task(self._runs())
@@ -47,7 +46,7 @@ class QueryBatches:
         finally:
             self._running = None
 
-    async def _run(self, batch: list[tuple[str, asyncio.Future[Vector]]]) -> None:
+    async def _run(self, batch: list[tuple[str, asyncio.Future[Embedding]]]) -> None:
         try:
             vectors = await self._embedder.embed_queries([text for text, _found in batch])
         except asyncio.CancelledError:  # the process is stopping: so are the builds' waits
