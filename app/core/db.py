@@ -1,13 +1,14 @@
 """The database engine and session factory, and the per-request transaction."""
 
+import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import pydantic_core
 from fastapi import Depends, Request
-from sqlalchemy import MetaData
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import MetaData, event
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -61,7 +62,6 @@ class Database:
             url,
             pool_size=pool_size,
             max_overflow=max_overflow,
-            pool_pre_ping=True,
             # Statements are prepared once per connection; a plan made for the actual values
             # (the agent, its size, the query's words) beats a generic one on skewed data.
             connect_args={
@@ -79,11 +79,40 @@ class Database:
             json_deserializer=pydantic_core.from_json,
         )
         use_binary_vectors(engine)
+        ping_on_checkout(engine)
         return cls(engine, async_sessionmaker(engine, expire_on_commit=False))
 
     async def dispose(self) -> None:
         """Close every pooled connection."""
         await self.engine.dispose()
+
+
+# A pooled connection given back this recently is handed out without a ping (HikariCP, the
+# JVM's common pool, trusts one used in the last 500 ms the same way).
+TRUSTED_FOR_SECONDS = 0.5
+
+
+def ping_on_checkout(engine: AsyncEngine) -> None:
+    """Check a pooled connection before a request uses it, unless it was in use a moment ago:
+    one empty statement (SQLAlchemy's own `pool_pre_ping` makes three of it, a transaction
+    around the statement). One that fails is replaced by a new connection, so a request
+    started after the database came back does not fail on a connection from before.
+    A connection the database drops within the trusted moment fails its request (503, to be
+    retried), and the pool renews every connection it holds."""
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["returned_at"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _ping(dbapi_connection: Any, record: Any, _proxy: object) -> None:
+        returned_at = record.info.get("returned_at")
+        if returned_at is not None and time.monotonic() - returned_at < TRUSTED_FOR_SECONDS:
+            return
+        try:
+            dbapi_connection.run_async(lambda connection: connection.fetchrow(";"))
+        except Exception as exc:  # any failure: the pool tries a new connection instead
+            raise DisconnectionError(str(exc)) from exc
 
 
 # SQLSTATEs after which the same request is likely to pass if retried: class 08 (connection

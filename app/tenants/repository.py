@@ -10,6 +10,11 @@ from app.core.time import utcnow
 from app.tenants.models import ApiKey, Tenant
 
 _BOOTSTRAP_LOCK = 7_241_530_118  # any constant shared by every replica
+# Every request's first statement, so plain SQL: no ORM loading of a `Tenant` row.
+_BY_KEY_HASH = text(
+    "SELECT t.id, t.name FROM tenant t JOIN api_key k ON k.tenant_id = t.id "
+    "WHERE k.key_hash = :key_hash AND k.revoked_at IS NULL"
+)
 
 
 class TenantRepository:
@@ -17,12 +22,9 @@ class TenantRepository:
         self.session = session
 
     async def by_key_hash(self, key_hash: str) -> Tenant | None:
-        """The tenant of an unrevoked key."""
-        return await self.session.scalar(
-            select(Tenant)
-            .join(ApiKey, ApiKey.tenant_id == Tenant.id)
-            .where(ApiKey.key_hash == key_hash, ApiKey.revoked_at.is_(None))
-        )
+        """The tenant of an unrevoked key (its id and name: not attached to the session)."""
+        row = (await self.session.execute(_BY_KEY_HASH, {"key_hash": key_hash})).first()
+        return None if row is None else Tenant(id=row.id, name=row.name)
 
     async def by_name(self, name: str) -> Tenant | None:
         return await self.session.scalar(select(Tenant).where(Tenant.name == name))
