@@ -304,12 +304,12 @@ class ContextItem(BaseModel):
         | Literal["trigger", "relevant", "few"]
     )
     """Why it is in: `meaning` (at least half as similar as the build's most similar memory),
-    `words` (more than half the best word match), `kind_best` (the most similar of its
-    kind), `standout` (far above the others of its kind), `neighbour` (next to a strong
-    hit on the timeline), `period` (from the day or month the input names), `linked`
-    (shares a name or rare term with a strong hit or the input: see `link`); a censor:
-    `trigger` (the input holds its trigger), `relevant`, or `few` (the agent has at most
-    three censors: all are shown).
+    `words` (more than half the best word match), `kind_best` (the most similar procedure,
+    in a frame that calls for procedures), `standout` (far above the others of its kind),
+    `neighbour` (next to a strong hit on the timeline), `period` (from the day or month
+    the input names), `linked` (shares a name or rare term with a strong hit or the input:
+    see `link`); a censor: `trigger` (the input holds its trigger), `relevant`, or `few`
+    (the agent has at most three censors: all are shown).
     """
     link: LinkRead | None = None
     """What ties it to a strong hit or the input, when anything."""

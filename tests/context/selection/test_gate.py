@@ -3,8 +3,9 @@
 import dataclasses
 
 from app.context.selection.gate import Gate, admissions, strongest
+from app.context.selection.ranking import rank
 from app.context.types import Candidate
-from tests.context.builders import candidate, ranked_by_settings
+from tests.context.builders import FRAME, NOW, SETTINGS, candidate, ranked_by_settings
 
 
 def _passing(
@@ -72,11 +73,20 @@ def test_the_one_memory_that_stands_out_among_its_kind_is_in() -> None:
     assert _passing([*noise, related, best], strict) == {"redis": "meaning"}
 
 
-def test_each_kinds_best_is_in_when_similar_enough() -> None:
+def test_the_most_similar_procedure_is_in_when_the_frame_calls_for_procedures() -> None:
     best = candidate("fact", "Redis adds a service to run.", "redis", 0.7)
     procedure = candidate("procedure", "Architecture Decision.", "architecture", 0.25)
     other = candidate("procedure", "Deploy checklist.", "deploy", 0.22)
-    assert _passing([best, procedure, other]) == {"redis": "meaning", "architecture": "kind_best"}
+    # The best of their kinds too, as far from the input, but each about its own case.
+    decision = candidate("decision", "Chose Loki for the logs.", "loki", 0.25)
+    episode = candidate("episode", "The CDN outage in May.", "cdn", 0.25)
+    found = [best, procedure, other, decision, episode]
+    assert _passing(found) == {"redis": "meaning", "architecture": "kind_best"}
+    # A question calls for facts and past events: no procedure comes in for being the nearest.
+    question = dataclasses.replace(FRAME, priorities={"fact": 1.0, "procedure": 0.4})
+    ranked = rank(found, question, NOW, SETTINGS.weights, SETTINGS.half_life_days, None, 0.0)
+    verdicts = admissions(ranked, Gate())
+    assert [s.candidate.micro for s, why in zip(ranked, verdicts, strict=True) if why] == ["redis"]
 
 
 def test_the_strongest_hits_are_the_first_let_in_and_the_first_of_each_kind() -> None:
