@@ -2,9 +2,12 @@
 
 import numpy as np
 import tiktoken
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from app.providers.container import Providers
 from app.providers.long_counts import LongCounts
+from app.providers.tokenizer import ENCODINGS, TokenCounter, count_extended
 
 
 def test_counts_match_the_model_vocabularies(providers: Providers) -> None:
@@ -95,3 +98,23 @@ def test_a_long_text_counts_as_the_encoding_does(providers: Providers) -> None:
     expected = len(tiktoken.get_encoding("o200k_base").encode_ordinary(text))
     assert tokens.count(text, "o200k_base") == expected
     assert tokens.count(text, "o200k_base") == expected
+
+
+# Lines as contexts hold them: words, numbers, punctuation, quotes, paths, other scripts, runs
+# of spaces and line breaks.
+_PARTS = [*"abcXYZ019 .,:;-—'\"()[]#*/\\\t_é値🙂", "'s", "'ll", "  ", "\n", "\r\n", "- ", "## "]
+_LINE = st.lists(st.sampled_from(_PARTS), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@example(lines=["- Newton storage (2h, with Tim)"], suffix="## Earlier", blank=True)
+@given(lines=st.lists(_LINE, min_size=1, max_size=8), suffix=_LINE, blank=st.booleans())
+def test_a_text_extended_is_counted_from_its_last_line_exactly(
+    token_counter: TokenCounter, lines: list[str], suffix: str, blank: bool
+) -> None:
+    text = "\n".join(lines)
+    joined = ("\n\n" if blank else "") + suffix
+    for encoding in ENCODINGS:
+        tokens = token_counter.bound(encoding)
+        counted = count_extended(tokens, text, tokens.count(text), joined)
+        assert counted == tokens.count(text + joined), (encoding, text, joined)

@@ -40,7 +40,7 @@ from app.context.history.choice import (
     select_history,
 )
 from app.context.text.render import SEPARATOR
-from app.providers.tokenizer import Tokens
+from app.providers.tokenizer import Tokens, count_extended
 
 Found = Literal["words", "meaning", "both"]
 
@@ -106,13 +106,14 @@ def fit_recalled(
 ) -> Recall:
     """The hits (best first) that fit, each whole, with the context in `room` tokens.
 
-    The context is counted once with the section's header after it (tokens do not add up
+    The context with the section's header after it is counted once (tokens do not add up
     across the join); each step then counts the section alone, a few lines, and puts the
-    header's own tokens in its place. The text with the hits chosen is counted whole at the
-    end, and while it passes `room` the last one chosen goes: only the count of the whole text
-    keeps the promise. The context's text is counted twice, not once per hit."""
+    header's own tokens in its place. The text with the hits chosen is counted exactly at the
+    end, and while it passes `room` the last one chosen goes. Both counts of the context with
+    something after it recount only its last line (`count_extended`: exact, whatever the
+    context's length)."""
     header = tokens.count(RECALL_HEADER)
-    opened = tokens.count(context + SEPARATOR + RECALL_HEADER if context else RECALL_HEADER)
+    opened = _extended(tokens, context, context_tokens, RECALL_HEADER)
     chosen: list[RecallHit] = []
     for hit in hits:
         section = with_recalled("", [*chosen, hit])
@@ -121,7 +122,7 @@ def fit_recalled(
     text, count = context, context_tokens
     while chosen:
         trial = with_recalled(context, chosen)
-        trial_tokens = tokens.count(trial)
+        trial_tokens = _extended(tokens, context, context_tokens, with_recalled("", chosen))
         if trial_tokens <= room:
             text, count = trial, trial_tokens
             break
@@ -134,6 +135,13 @@ def fit_recalled(
         tuple(tokens.count(recall_line(hit)) + 1 for hit in chosen),  # its newline too
         count - context_tokens,
     )
+
+
+def _extended(tokens: Tokens, context: str, context_tokens: int, section: str) -> int:
+    """The tokens of the context followed by a section (as `with_recalled` joins them)."""
+    if not context:
+        return tokens.count(section)
+    return count_extended(tokens, context, context_tokens, SEPARATOR + section)
 
 
 def recall_into(
