@@ -2,7 +2,6 @@
 together wait for one run, and each gets the vector it would get alone."""
 
 import asyncio
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -11,47 +10,15 @@ from app.providers.breaker import CircuitBreaker
 from app.providers.container import Providers
 from app.providers.embeddings import GuardedEmbedder, LocalEmbedder
 from app.providers.query_batches import QueryBatches
+from tests.counting_embedder import CountingEmbedder
 
 TEXTS = [f"Why did service {i} page the on-call on day {i} of the sprint?" for i in range(7)]
 
 
-class Counted:
-    """The local model, with the size of each run it was asked for (`started` once one is)."""
-
-    def __init__(self, model: LocalEmbedder) -> None:
-        self.model = model
-        self.runs: list[int] = []
-        self.started = asyncio.Event()
-
-    @property
-    def model_name(self) -> str:
-        return self.model.model_name
-
-    @property
-    def dimensions(self) -> int:
-        return self.model.dimensions
-
-    @property
-    def queries_as_documents(self) -> bool:
-        return self.model.queries_as_documents
-
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.runs.append(len(texts))
-        return await self.model.embed(texts)
-
-    async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
-        self.runs.append(len(texts))
-        self.started.set()
-        return await self.model.embed_queries(texts)
-
-    async def aclose(self) -> None:
-        """The model is the providers' and closes with them."""
-
-
-def _batches(providers: Providers) -> tuple[QueryBatches, Counted]:
+def _batches(providers: Providers) -> tuple[QueryBatches, CountingEmbedder]:
     model = providers.embedder.inner
     assert isinstance(model, LocalEmbedder)
-    counted = Counted(model)
+    counted = CountingEmbedder(model)
     breaker = CircuitBreaker("embeddings", Settings().breaker)
     return QueryBatches(GuardedEmbedder(counted, breaker)), counted
 

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context.history.choice import HistoryChoice, HistoryMessage, select_history
 from app.context.history.recall import protected_tokens
-from app.context.text.render import SEPARATOR
+from app.context.text.render import SEPARATOR, append_section
 from app.core.context_config import EffortSettings, WindowSettings
 from app.efforts.repository import EffortRepository, WorkingRow
 from app.efforts.working import EffortView, Placement, placement, view
@@ -85,26 +85,25 @@ def fit_efforts(
     session: str,
 ) -> EffortsFit:
     """The summaries `wanted` (best first) that fit with the context in `room` tokens, and the
-    note when `evicted` efforts (or any that did not fit) are not shown; the whole text is
-    counted again at each step (tokens do not add up across a join)."""
+    note when `evicted` efforts (or any that did not fit) are not shown; the text is counted
+    again at each step (tokens do not add up across a join), the context only from its last
+    line (`render.append_section`)."""
 
-    def joined(shown: Sequence[EffortView], hidden: int) -> str:
-        part = section(shown, hidden, session)
-        return SEPARATOR.join(p for p in (context, part) if p) if part else context
+    def joined(shown: Sequence[EffortView], hidden: int) -> tuple[str, int]:
+        return append_section(tokens, context, context_tokens, section(shown, hidden, session))
 
     chosen: list[EffortView] = []
     dropped: list[EffortView] = []
     for effort in wanted:
         hidden = evicted + len(dropped) + (len(wanted) - len(chosen) - len(dropped) - 1)
         # Counted with the note whenever something may stay hidden: it comes last.
-        if tokens.count(joined([*chosen, effort], hidden)) <= room:
+        if joined([*chosen, effort], hidden)[1] <= room:
             chosen.append(effort)
         else:
             dropped.append(effort)
     hidden = evicted + len(dropped)
     while True:
-        text = joined(chosen, hidden)
-        count = tokens.count(text) if text != context else context_tokens
+        text, count = joined(chosen, hidden)
         if count <= room or (not chosen and not hidden):
             break
         if chosen:

@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from app.context.text.render import SEPARATOR
+from app.context.text.render import append_section
 from app.context.types import Admission, Candidate, Detail, Included, Scored
 from app.memories.lifecycle import REVIEWED_DECISION
-from app.providers.tokenizer import Tokens, count_extended
+from app.providers.tokenizer import Tokens
 
 LEARNINGS_HEADER = "## Past Learnings"
 _MIN_ROOM = 4  # no lesson line is shorter: stop looking once less than this is left
@@ -114,17 +114,11 @@ def attach(
     tokens: Tokens, context: str, context_tokens: int, learnings: Learnings
 ) -> tuple[str, int, Learnings]:
     """The context followed by the section, its tokens, and the learnings as shown: while
-    what the section adds to the whole text, counted exactly (`count_extended`: tokens do not
-    add up across a join), exceeds its budget, the lowest-scored learning goes."""
+    what the section adds to the whole text, counted exactly (`render.append_section`: tokens
+    do not add up across a join), exceeds its budget, the lowest-scored learning goes."""
     items = list(learnings.items)
     while items:
-        shown = section(items)
-        text = SEPARATOR.join(part for part in (context, shown) if part)
-        count = (
-            count_extended(tokens, context, context_tokens, SEPARATOR + shown)
-            if context and shown
-            else tokens.count(text)
-        )
+        text, count = append_section(tokens, context, context_tokens, section(items))
         if count - context_tokens <= learnings.budget:
             return text, count, replace(learnings, items=tuple(items), used=count - context_tokens)
         items.remove(min(items, key=lambda item: item.scored.score))

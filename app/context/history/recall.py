@@ -39,8 +39,8 @@ from app.context.history.choice import (
     message_tokens,
     select_history,
 )
-from app.context.text.render import SEPARATOR
-from app.providers.tokenizer import Tokens, count_extended
+from app.context.text.render import SEPARATOR, append_section
+from app.providers.tokenizer import Tokens
 
 Found = Literal["words", "meaning", "both"]
 
@@ -110,10 +110,10 @@ def fit_recalled(
     across the join); each step then counts the section alone, a few lines, and puts the
     header's own tokens in its place. The text with the hits chosen is counted exactly at the
     end, and while it passes `room` the last one chosen goes. Both counts of the context with
-    something after it recount only its last line (`count_extended`: exact, whatever the
-    context's length)."""
+    something after it recount only its last line (`render.append_section`: exact, whatever
+    the context's length)."""
     header = tokens.count(RECALL_HEADER)
-    opened = _extended(tokens, context, context_tokens, RECALL_HEADER)
+    _text, opened = append_section(tokens, context, context_tokens, RECALL_HEADER)
     chosen: list[RecallHit] = []
     for hit in hits:
         section = with_recalled("", [*chosen, hit])
@@ -121,8 +121,9 @@ def fit_recalled(
             chosen.append(hit)
     text, count = context, context_tokens
     while chosen:
-        trial = with_recalled(context, chosen)
-        trial_tokens = _extended(tokens, context, context_tokens, with_recalled("", chosen))
+        trial, trial_tokens = append_section(
+            tokens, context, context_tokens, with_recalled("", chosen)
+        )
         if trial_tokens <= room:
             text, count = trial, trial_tokens
             break
@@ -135,13 +136,6 @@ def fit_recalled(
         tuple(tokens.count(recall_line(hit)) + 1 for hit in chosen),  # its newline too
         count - context_tokens,
     )
-
-
-def _extended(tokens: Tokens, context: str, context_tokens: int, section: str) -> int:
-    """The tokens of the context followed by a section (as `with_recalled` joins them)."""
-    if not context:
-        return tokens.count(section)
-    return count_extended(tokens, context, context_tokens, SEPARATOR + section)
 
 
 def recall_into(

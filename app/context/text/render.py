@@ -17,7 +17,7 @@ from pydantic import JsonValue
 
 from app.context.selection.budget import FIXED_ORDER, fixed_cap
 from app.context.types import FLEXIBLE_KINDS, Censor, Detail, FlexibleKind, Frame, Included, Scored
-from app.providers.tokenizer import Tokens
+from app.providers.tokenizer import Tokens, count_extended
 
 SECTION_TITLES: dict[FlexibleKind, str] = {
     "decision": "Relevant Past Decisions",
@@ -270,3 +270,17 @@ def render(fixed: FixedSections, chosen: Mapping[FlexibleKind, Sequence[Included
     if (note := fixed.sections.get("calibration")) is not None:
         sections.append(note)
     return SEPARATOR.join(sections)
+
+
+def append_section(
+    tokens: Tokens, context: str, context_tokens: int, section: str
+) -> tuple[str, int]:
+    """The context followed by a section (`SEPARATOR` between them when both have text) and
+    its exact tokens, counted from the context's own count and its last line
+    (`count_extended`): a section added after a long context costs its own length to count."""
+    if not section:
+        return context, context_tokens
+    if not context:
+        return section, tokens.count(section)
+    joined = SEPARATOR + section
+    return context + joined, count_extended(tokens, context, context_tokens, joined)

@@ -1,7 +1,5 @@
 """Frame selection with the real local embedder, custom frames, and the example cache."""
 
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 from pydantic import JsonValue
@@ -15,30 +13,8 @@ from app.context.frames.choice import (
 )
 from app.context.types import Vector
 from app.providers.container import Providers
-from app.providers.embeddings import Embedder, GuardedEmbedder
-
-
-class CountingEmbedder:
-    """The real embedder, recording what it was asked to embed."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.calls: list[list[str]] = []
-
-    @property
-    def model_name(self) -> str:
-        return self.inner.model_name
-
-    @property
-    def dimensions(self) -> int:
-        return self.inner.dimensions
-
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.calls.append(list(texts))
-        return await self.inner.embed(texts)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
+from app.providers.embeddings import Embedder, GuardedEmbedder, LocalEmbedder
+from tests.counting_embedder import CountingEmbedder
 
 
 async def vector_of(embedder: Embedder, text: str) -> Vector:
@@ -95,7 +71,9 @@ async def test_requested_frame_wins(providers: Providers) -> None:
 
 
 async def test_examples_are_embedded_once(providers: Providers) -> None:
-    counting = CountingEmbedder(providers.embedder.inner)
+    model = providers.embedder.inner
+    assert isinstance(model, LocalEmbedder)
+    counting = CountingEmbedder(model)
     selector = FrameSelector(GuardedEmbedder(counting, providers.embedder.breaker))
     text = "Should we use Redis or Memcached for caching?"
     vector = await vector_of(providers.embedder, text)
