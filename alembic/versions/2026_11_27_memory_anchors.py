@@ -19,8 +19,6 @@ down_revision: str | None = "0024"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_BATCH = 1000
-
 
 def upgrade() -> None:
     op.add_column(
@@ -43,26 +41,10 @@ def upgrade() -> None:
 
 
 def _find_anchors() -> None:
-    """The anchors of every memory written before, from its original text (an episode that
-    retention summarized keeps it in memory_cold)."""
-    from app.providers.anchors import build_anchor_finder
+    """The anchors of every memory written before."""
+    from app.maintenance.anchoring import find_anchors_again
 
-    finder = build_anchor_finder()
-    connection = op.get_bind()
-    select = sa.text(
-        "SELECT m.id, COALESCE(c.full_text, m.full_text) FROM memory m "
-        "LEFT JOIN memory_cold c ON c.memory_id = m.id WHERE m.id > :after ORDER BY m.id "
-        "LIMIT :batch"
-    )
-    update = sa.text("UPDATE memory SET anchors = :anchors WHERE id = :id").bindparams(
-        sa.bindparam("anchors", type_=postgresql.ARRAY(sa.Text()))
-    )
-    after = "00000000-0000-0000-0000-000000000000"
-    while rows := connection.execute(select, {"after": after, "batch": _BATCH}).all():
-        found = [{"id": row[0], "anchors": finder.find(row[1])} for row in rows]
-        if anchored := [row for row in found if row["anchors"]]:
-            connection.execute(update, anchored)
-        after = rows[-1][0]
+    find_anchors_again(op.get_bind())
 
 
 def downgrade() -> None:

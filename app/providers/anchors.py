@@ -2,7 +2,10 @@
 
 No model: a word is an anchor when it looks like a name or a technical term, judged by its form
 and against a lexicon of common English words (the whole words of the embedding model's
-WordPiece vocabulary, read from the installed package). What counts:
+WordPiece vocabulary, read from the installed package) and, for a word written in lower case,
+against the words of everyday English (wordfreq's figures, read from the installed package:
+a word at least `EVERYDAY_ZIPF` on the Zipf scale, about once in three million words of
+general text). What counts:
 
 - a word with letters and digits (`us-east-1`, `v2.3`, `ec2`), or joined by `_`, `.`, `-` or `/`
   around a part that is not a common word (`docker-compose`, `FEATURE_FLAG_X`, `node.js`);
@@ -10,22 +13,34 @@ WordPiece vocabulary, read from the installed package). What counts:
   inside (`ChromaDB`, `GitHub`);
 - a capitalised word that is not a common word (`Redis`, `Kwame`): a common one (`Tim`, `Newton`,
   a sentence's first word) names too many things to tie two memories together;
-- a word of four letters or more that is not a common word nor one of its forms (`pgvector`).
+- a word of four letters or more that is not a common word nor one of its forms, nor an everyday
+  one (`pgvector`, `postgres`, `backfill`; not `rewrote`, `expires` or `shard`, which the
+  WordPiece vocabulary lacks but any text may use).
 
 Anchors are lower case. How much an anchor ties two memories together depends on how rare it
 is among the agent's memories; that is the search's business, not this module's.
 """
 
+import gzip
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgpack
+
 from app.providers.local_models import MINILM, PackageFile
 from app.providers.packages import package_dir
 
 MAX_ANCHORS = 48  # of one text: a long document keeps its first ones
+# A lower-case word this frequent in general English (Zipf: log10 of its uses per billion words)
+# is an everyday word, not a name: `rewrote` 2.75, `shard` 3.0; `backfill` 2.2, `postgres` 2.0,
+# `sqlite` 2.05, `pgvector` 0. At 3.0 half as many of the words that tie unrelated memories
+# are left out; at 2.0 names and jargon are too (bench/README.md, "Everyday words").
+EVERYDAY_ZIPF = 2.5
+# wordfreq's English list: words by frequency, from Wikipedia, subtitles, news, books, the web.
+EVERYDAY_PACKAGE, EVERYDAY_FILE = "wordfreq", "data/large_en.msgpack.gz"
 _TOKEN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_./+-]*[A-Za-z0-9+])?")
 _JOINERS = re.compile(r"[_./-]")
 # Numbers with a unit, times, ordinals, versions of nothing: `3h`, `10am`, `2nd`, `15%`.
@@ -46,6 +61,7 @@ class AnchorFinder:
     """Finds the anchors of texts against a lexicon of common words (lower case)."""
 
     lexicon: frozenset[str]
+    everyday: frozenset[str] = frozenset()  # everyday English words, lower case
 
     def find(self, text: str) -> list[str]:
         """The text's anchors, lower case, each once, in order of first use."""
@@ -87,7 +103,7 @@ class AnchorFinder:
         if any(c.isupper() for c in token[1:]):
             return True  # ChromaDB, GitHub, iOS
         word = token.lower()
-        return len(word) >= 4 and not self._common(word)
+        return len(word) >= 4 and not self._common(word) and word not in self.everyday
 
     def _common(self, word: str) -> bool:
         """A common English word, or a form of one (`caching` of `cache`)."""
@@ -109,9 +125,24 @@ def load_lexicon(tokenizer_json: Path) -> frozenset[str]:
     return frozenset(word for word in vocabulary if word.isalpha() and word.islower())
 
 
+def load_everyday_words(cbpack: Path, zipf: float = EVERYDAY_ZIPF) -> frozenset[str]:
+    """The words of a wordfreq list (its "cBpack": gzipped msgpack, a header, then the words
+    of each frequency from the most frequent down, one list per centibel) at least `zipf`
+    frequent, those of letters only."""
+    header, *by_centibel = msgpack.unpackb(gzip.decompress(cbpack.read_bytes()), raw=False)
+    if header != {"format": "cB", "version": 1}:
+        raise ValueError(f"{cbpack} is not a word list of the known format: {header!r}")
+    # A word in list i is used 10 ** (-i / 100) of the time: Zipf 9 - i / 100.
+    last = round((9 - zipf) * 100)
+    return frozenset(w for words in by_centibel[: last + 1] for w in words if w.isalpha())
+
+
 def build_anchor_finder() -> AnchorFinder:
     """The finder with the lexicon of the default embedding model's vocabulary (always
-    installed, whichever embedder the service uses)."""
+    installed, whichever embedder the service uses) and wordfreq's everyday English."""
     tokenizer = MINILM.tokenizer
     assert isinstance(tokenizer, PackageFile)
-    return AnchorFinder(load_lexicon(package_dir(tokenizer.package) / tokenizer.path))
+    return AnchorFinder(
+        load_lexicon(package_dir(tokenizer.package) / tokenizer.path),
+        load_everyday_words(package_dir(EVERYDAY_PACKAGE) / EVERYDAY_FILE),
+    )

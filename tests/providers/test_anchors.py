@@ -1,9 +1,13 @@
 """Anchors: the names and rare terms of a text, found by their form and a lexicon of common
 words. No database."""
 
+import gzip
+from pathlib import Path
+
+import msgpack
 import pytest
 
-from app.providers.anchors import AnchorFinder, build_anchor_finder
+from app.providers.anchors import AnchorFinder, build_anchor_finder, load_everyday_words
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +40,13 @@ def finder() -> AnchorFinder:
         ("Tim prefers Celsius, not Fahrenheit.", ["celsius", "fahrenheit"]),
         ("The Kafka cluster crashed; see INC-2231.", ["kafka", "inc-2231"]),
         ("Caching the long-term results made reads painless.", []),
+        # Everyday words the WordPiece vocabulary lacks, written in lower case: not names.
+        ("The migration rewrote the table; retry when the token expires or a shard lags.", []),
+        # Jargon and names written in lower case are rarer than everyday words.
+        (
+            "We backfill postgres from sqlite into pgvector on the cordoned nodes.",
+            ["backfill", "postgres", "sqlite", "pgvector", "cordoned"],
+        ),
         ("", []),
     ],
 )
@@ -50,3 +61,25 @@ def test_a_long_text_keeps_its_first_anchors(finder: AnchorFinder) -> None:
     found = finder.find(text)
     assert found[:2] == ["host-000x", "host-001x"]
     assert len(found) == 48
+
+
+def _cbpack(path: Path, header: object, by_centibel: list[list[str]]) -> Path:
+    path.write_bytes(gzip.compress(msgpack.packb([header, *by_centibel])))
+    return path
+
+
+def test_everyday_words_are_those_of_the_list_at_least_so_frequent(tmp_path: Path) -> None:
+    lists: list[list[str]] = [[] for _ in range(700)]
+    lists[300] = ["the"]  # Zipf 6: once in a thousand words
+    lists[640] = ["rewrote", "can't"]  # Zipf 2.6
+    lists[650] = ["shard"]  # Zipf 2.5
+    lists[660] = ["pgvector"]  # Zipf 2.4
+    cbpack = _cbpack(tmp_path / "en.msgpack.gz", {"format": "cB", "version": 1}, lists)
+    assert load_everyday_words(cbpack, zipf=2.5) == {"the", "rewrote", "shard"}
+    assert load_everyday_words(cbpack, zipf=3.0) == {"the"}
+
+
+def test_a_word_list_of_another_format_is_refused(tmp_path: Path) -> None:
+    cbpack = _cbpack(tmp_path / "en.msgpack.gz", {"format": "cB", "version": 2}, [["the"]])
+    with pytest.raises(ValueError, match="not a word list of the known format"):
+        load_everyday_words(cbpack)
