@@ -36,8 +36,8 @@ from app.providers.packages import package_dir
 MAX_ANCHORS = 48  # of one text: a long document keeps its first ones
 # A lower-case word this frequent in general English (Zipf: log10 of its uses per billion words)
 # is an everyday word, not a name: `rewrote` 2.75, `shard` 3.0; `backfill` 2.2, `postgres` 2.0,
-# `sqlite` 2.05, `pgvector` 0. At 3.0 half as many of the words that tie unrelated memories
-# are left out; at 2.0 names and jargon are too (bench/README.md, "Everyday words").
+# `sqlite` 2.05, `pgvector` 0. At 3.0 the typed benchmark's precision gains half as much; at
+# 2.0 jargon stops tying too, and recall drops (bench/README.md, "Everyday words are no anchors").
 EVERYDAY_ZIPF = 2.5
 # wordfreq's English list: words by frequency, from Wikipedia, subtitles, news, books, the web.
 EVERYDAY_PACKAGE, EVERYDAY_FILE = "wordfreq", "data/large_en.msgpack.gz"
