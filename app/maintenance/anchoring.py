@@ -5,7 +5,7 @@ only the memories whose anchors change are written."""
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
-from app.providers.anchors import AnchorFinder, build_anchor_finder
+from app.providers.anchors import build_anchor_finder
 
 BATCH = 1000
 
@@ -19,15 +19,13 @@ _UPDATE = sa.text("UPDATE memory SET anchors = :anchors WHERE id = :id").bindpar
 )
 
 
-def find_anchors_again(
-    connection: sa.Connection, finder: AnchorFinder | None = None, batch: int = BATCH
-) -> int:
-    """Find every memory's anchors with `finder` (this version's, by default), a batch of
-    memories at a time in the caller's transaction; how many memories' anchors changed."""
-    finder = finder or build_anchor_finder()
+def find_anchors_again(connection: sa.Connection, batch: int = BATCH) -> int:
+    """Find every memory's anchors as this version finds them, a batch of memories at a time
+    in the caller's transaction; how many memories' anchors changed."""
+    finder = build_anchor_finder()
     after, changed = "00000000-0000-0000-0000-000000000000", 0
     while rows := connection.execute(_SELECT, {"after": after, "batch": batch}).all():
-        found = [(row[0], finder.find(row[1]), list(row[2] or ())) for row in rows]
+        found = [(row[0], finder.find(row[1]), list(row[2])) for row in rows]
         if updates := [{"id": i, "anchors": new} for i, new, old in found if new != old]:
             connection.execute(_UPDATE, updates)
             changed += len(updates)

@@ -61,7 +61,7 @@ class AnchorFinder:
     """Finds the anchors of texts against a lexicon of common words (lower case)."""
 
     lexicon: frozenset[str]
-    everyday: frozenset[str] = frozenset()  # everyday English words, lower case
+    everyday: frozenset[str]  # everyday English words, lower case
 
     def find(self, text: str) -> list[str]:
         """The text's anchors, lower case, each once, in order of first use."""

@@ -22,7 +22,7 @@ async def test_anchors_written_before_are_found_again(
     older = ["rewrote", "pgvector", "retry", "expires"]
     await connection.execute(update(Memory).where(Memory.id == written["id"]).values(anchors=older))
 
-    assert await connection.run_sync(find_anchors_again, None, 1) == 1  # a batch of one
+    assert await connection.run_sync(find_anchors_again, 1) == 1  # a batch of one
 
     rows = await connection.execute(select(Memory.id, Memory.anchors))
     anchors = {str(memory_id): found for memory_id, found in rows}
