@@ -12,7 +12,7 @@ from sqlalchemy.types import String
 
 from app.core.vector import Embedding, VectorType
 from app.efforts.models import SessionEffort
-from app.sessions.models import ConversationSession, SessionMessage
+from app.sessions.models import SessionMessage
 
 # An effort's keywords: the lexemes of its title and goal, and the :k most frequent of
 # :extra (its summary's text), as PostgreSQL stems English; three letters at least.
@@ -77,21 +77,6 @@ class WorkingRow(NamedTuple):
 class EffortRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
-
-    async def session_with_efforts(
-        self, agent_id: uuid.UUID, name: str
-    ) -> tuple[ConversationSession, bool] | None:
-        """The agent's session and whether it ever had an effort, in one statement: a build of
-        a session that never had one has no working memory to read."""
-        had = exists().where(SessionEffort.session_id == ConversationSession.id)
-        row = (
-            await self.session.execute(
-                select(ConversationSession, had).where(
-                    ConversationSession.agent_id == agent_id, ConversationSession.name == name
-                )
-            )
-        ).first()
-        return None if row is None else (row[0], bool(row[1]))
 
     async def for_session(self, session_id: uuid.UUID) -> list[SessionEffort]:
         """The session's efforts, oldest first."""

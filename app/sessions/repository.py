@@ -55,48 +55,6 @@ _RECALL = text(
 ).bindparams(bindparam("words", type_=ARRAY(String())), bindparam("vector", type_=VectorType()))
 
 
-# The two reads of a session by every build with one, as text: a textual statement costs about
-# half of what the same select() does (bench/README.md, "Fewer statements per build").
-# What a history selection can use: the first :first messages and those from seq :last_from on;
-# an assistant or tool message of more than :long stored tokens (0: none is long) with its own
-# summary (depth 0), where one was made.
-_ENDS = text(
-    "SELECT m.seq, m.role, m.content, m.name, m.tool_call_id, m.tokens, "
-    "CASE WHEN :long > 0 AND m.role IN ('assistant', 'tool') AND m.tokens > :long THEN "
-    "(SELECT s.content FROM session_summary s WHERE s.session_id = m.session_id "
-    "AND s.depth = 0 AND s.first_seq = m.seq) END AS short "
-    "FROM session_message m WHERE m.session_id = :session "
-    "AND (m.seq < :first OR m.seq >= :last_from) ORDER BY m.seq"
-)
-# The messages' stored costs from seq :from_seq to before :before.
-_STORED_COSTS = text(
-    "SELECT seq, role, tokens FROM session_message WHERE session_id = :session "
-    "AND seq >= :from_seq AND seq < :before ORDER BY seq"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class StoredCost:
-    """What is known of a message before it is read: its place, role and the tokens of its
-    content as stored (counted in the default encoding when it was appended)."""
-
-    seq: int
-    role: str
-    tokens: int
-
-
-class ReadMessage(NamedTuple):
-    """A message as a history selection reads it, with its stored token count."""
-
-    seq: int
-    role: str
-    content: str
-    name: str | None
-    tool_call_id: str | None
-    tokens: int
-    short: str | None = None  # a long assistant or tool message's own summary, where made
-
-
 class FoundMessage(NamedTuple):
     """A message recall found: whether by its words, by its meaning, its similarity to the
     input (None without both vectors) and its fused rank score."""
@@ -177,25 +135,6 @@ class SessionRepository:
             query = query.where(SessionMessage.seq > after)
         query = query.order_by(SessionMessage.seq).limit(limit)
         return list(await self.session.scalars(query))
-
-    async def ends(
-        self, session_id: uuid.UUID, *, first: int, last_from: int, long: int = 0
-    ) -> list[ReadMessage]:
-        """The session's first `first` messages and those from seq `last_from` on, in
-        conversation order: all a history selection can use
-        (`app.context.history.choice.read_from`); each assistant or tool message of more than
-        `long` stored tokens (0: none is long) with its own summary, where one was made."""
-        bound = {"session": session_id, "first": first, "last_from": last_from, "long": long}
-        return [ReadMessage(*row) for row in await self.session.execute(_ENDS, bound)]
-
-    async def stored_costs(
-        self, session_id: uuid.UUID, from_seq: int, *, before: int
-    ) -> list[StoredCost]:
-        """Seq, role and stored tokens of the session's messages from `from_seq` to before
-        `before`, in conversation order: a history selection learns from them how far back
-        to read."""
-        bound = {"session": session_id, "from_seq": from_seq, "before": before}
-        return [StoredCost(*row) for row in await self.session.execute(_STORED_COSTS, bound)]
 
     async def times_at(
         self, places: Sequence[tuple[uuid.UUID, int]]

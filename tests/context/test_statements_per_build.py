@@ -14,13 +14,13 @@ from tests.factories import Tenancy
 
 # Measured on 2026-11-29. Without a session: the tenant of the key, the agent, its standing
 # layers, the input's word counts with its word matches (one statement), the vector search, two
-# hops of associative recall and the build's row. With one: its session and the messages shown
-# besides; the messages' stored counts too, unless the session's stored tokens all fit the
-# history's budget (`app.context.history.choice.read_from_totals`). An input the
-# process does not hold adds the look-up of the vectors another process kept for it
+# hops of associative recall and the build's row. With one: its session read with its last
+# messages (one statement); older messages only when their stored counts say a selection
+# reaches further (`app.context.history.conversation._readable`). An input the process does
+# not hold adds the look-up of the vectors another process kept for it
 # (`app.sessions.input_vectors`): the builds counted repeat theirs.
 WITHOUT_SESSION = 8
-WITH_SESSION = 10
+WITH_SESSION = 9
 WINDOW = {"total": 8_000, "system_reserve": 500, "tools_reserve": 0}
 
 

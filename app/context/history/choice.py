@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from app.providers.tokenizer import Tokens
-from app.sessions.repository import StoredCost
+from app.sessions.history_repository import StoredCost
 
 # Per message: <|start|>{role}<|message|>{content}<|end|> around the role's and content's own
 # tokens; per request: the reply's priming, <|start|>assistant<|message|>.

@@ -8,7 +8,7 @@ Then the summaries of evicted spans go before the kept messages, inside the same
 
 import asyncio
 import uuid
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -35,10 +35,9 @@ from app.context.history.window import available
 from app.context.types import Vector
 from app.core.clock import Clock
 from app.core.context_config import ContextSettings, WindowSettings
-from app.efforts.repository import EffortRepository
 from app.providers.tokenizer import BoundTokens, Tokens
-from app.sessions.models import ConversationSession
-from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository, StoredCost
+from app.sessions.history_repository import HistoryRepository, Opening, ReadMessage, SessionState
+from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
 from app.sessions.summary_repository import SummaryRepository
 
 _NONE = HistoryChoice(kept=(), sinks=0, fresh_tail=0, tokens=0)
@@ -98,16 +97,19 @@ async def history(
     most `settings.recall_max` evicted ones the input clearly refers to, and the summaries of
     evicted spans; none for a session that has no message yet (its first message creates it:
     building before is no error)."""
-    repository = SessionRepository(session)
-    found_session = await EffortRepository(session).session_with_efforts(agent_id, session_id)
     budget = available(window) - built.tokens
+    long = settings.summaries.long_message_tokens
+    reads = HistoryRepository(session)
+    opened = await reads.opening(
+        agent_id, session_id, first=window.sinks, last=_first_page(window, budget), long=long
+    )
     unchanged = Recall(built.context, built.tokens)
-    if found_session is None:
+    if opened is None:
         return History(session_id, 0, window, budget, _NONE, unchanged)
-    conversation, had_efforts = found_session
+    conversation = opened.session
     context, room = (built.context, built.tokens), available(window)
     worked = None
-    if had_efforts:  # a session with efforts: its working memory
+    if conversation.had_efforts:  # a session with efforts: its working memory
         worked = await working_history(
             session, tokens, conversation, window, context, room, settings.efforts
         )
@@ -117,13 +119,14 @@ async def history(
             session_id, conversation.message_count, window, room - worked.tokens,
             worked.choice, Recall(worked.text, worked.tokens), efforts=worked.read,
         )  # fmt: skip
-    long = settings.summaries.long_message_tokens
-    choice, short = await _select(repository, conversation, tokens, window, budget, long)
+    rows = await _readable(reads, opened, tokens, window, budget, long)
+    choice, short = await _select(rows, tokens, window, budget)
     clock.lap("history")
     count = conversation.message_count
     found = History(session_id, count, window, budget, choice, unchanged, short=short)
     searchable = built.words or built.vector is not None
     if settings.recall_max and searchable and found.in_session > len(choice.kept):
+        repository = SessionRepository(session)
         found = await _recall(repository, conversation.id, tokens, found, built, settings)
         clock.lap("recall")
     if wants_summaries(found.choice, found.in_session):
@@ -163,19 +166,10 @@ async def _summaries(
 
 
 async def _select(
-    repository: SessionRepository,
-    conversation: ConversationSession,
-    tokens: Tokens,
-    window: WindowSettings,
-    budget: int,
-    long: int,
+    rows: Sequence[ReadMessage], tokens: Tokens, window: WindowSettings, budget: int
 ) -> tuple[HistoryChoice, dict[int, str]]:
-    """The selection, and the summaries of their own of the long assistant and tool messages
-    it read (read with them)."""
-    last_from = await _read_from(repository, conversation, tokens, window, budget, long)
-    rows = await repository.ends(
-        conversation.id, first=window.sinks, last_from=last_from, long=long
-    )
+    """The selection from the messages read, and the summaries of their own of the long
+    assistant and tool messages among them (read with them)."""
     messages = [
         HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id) for row in rows
     ]
@@ -193,19 +187,50 @@ async def _select(
     return choice, short
 
 
-async def _read_from(
-    repository: SessionRepository,
-    conversation: ConversationSession,
+def _first_page(window: WindowSettings, budget: int) -> int:
+    """How many of a session's last messages a build reads with the session's row: the fresh
+    tail and as many as the budget holds at PAGE_MESSAGE_TOKENS each."""
+    return window.fresh_tail + max(budget, 0) // PAGE_MESSAGE_TOKENS + 1
+
+
+async def _readable(
+    reads: HistoryRepository,
+    opened: Opening,
     tokens: Tokens,
     window: WindowSettings,
     budget: int,
     long: int,
-) -> int:
-    """How far back a selection can keep messages, as their stored token counts say: read
-    newest first, a page at a time (each twice the last), until one passes the budget or the
-    `reach` of any selection is read. A build usually reads one page of a long session's costs,
-    not the thousand a budget of cheap messages could reach; a session whose stored tokens
-    all fit, none."""
+) -> list[ReadMessage]:
+    """The sinks and the messages from the oldest a selection can keep on, in seq order: those
+    the session's first read brought, and older ones read as the stored token counts say
+    (`_read_from`). A build of a long session usually reads no more."""
+    conversation, sinks = opened.session, window.sinks
+    head = [m for m in opened.messages if m.seq < sinks]
+    if conversation.had_efforts:  # its first read brought no message: the sinks now
+        before = min(sinks, conversation.message_count)
+        head = await reads.messages(conversation.id, 0, before=before, long=long)
+    start = max(sinks, opened.tail_from)  # `tail`: every message from seq `start` on
+    tail = [m for m in opened.messages if m.seq >= start]
+    last_from, tail = await _read_from(reads, conversation, tail, tokens, window, budget, long)
+    older = max(last_from, sinks)
+    if older < (start := tail[0].seq if tail else start):
+        tail[:0] = await reads.messages(conversation.id, older, before=start, long=long)
+    return [*head, *(m for m in tail if m.seq >= last_from)]
+
+
+async def _read_from(
+    reads: HistoryRepository,
+    conversation: SessionState,
+    tail: list[ReadMessage],
+    tokens: Tokens,
+    window: WindowSettings,
+    budget: int,
+    long: int,
+) -> tuple[int, list[ReadMessage]]:
+    """How far back a selection can keep messages, as their stored token counts say, and the
+    `tail` read further back to learn it: older messages read a page at a time (each twice the
+    last), until one passes the budget or the `reach` of any selection is read. A session
+    whose stored tokens all fit reads none."""
     count = conversation.message_count
     scale = _stored_scale(tokens)
     within = read_from_totals(
@@ -217,17 +242,19 @@ async def _read_from(
         scale=scale,
     )
     if within is not None:  # the whole session fits: no cost needs reading
-        return within
+        return within, tail
     oldest = max(window.sinks, count - reach(budget, window.fresh_tail))
-    stored: list[StoredCost] = []
-    start, page = count, window.fresh_tail + budget // PAGE_MESSAGE_TOKENS + 1
-    while start > oldest:
+    start, page = (tail[0].seq if tail else count), _first_page(window, budget)
+    while start > oldest and (
+        not tail
+        or budget_passed_at([m.cost() for m in tail], budget, long=long, scale=scale) is None
+    ):
+        page *= 2
         older = max(oldest, start - page)
-        stored[:0] = await repository.stored_costs(conversation.id, older, before=start)
-        start, page = older, 2 * page
-        if budget_passed_at(stored, budget, long=long, scale=scale) is not None:
-            break
-    return read_from(stored, budget, fresh_tail=window.fresh_tail, long=long, scale=scale)
+        tail[:0] = await reads.messages(conversation.id, older, before=start, long=long)
+        start = older
+    stored = [m.cost() for m in tail]
+    return read_from(stored, budget, fresh_tail=window.fresh_tail, long=long, scale=scale), tail
 
 
 def _stored_scale(tokens: Tokens) -> float:

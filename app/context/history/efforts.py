@@ -25,7 +25,7 @@ from app.core.context_config import EffortSettings, WindowSettings
 from app.efforts.repository import EffortRepository, WorkingRow
 from app.efforts.working import EffortView, Placement, placement, view
 from app.providers.tokenizer import Tokens
-from app.sessions.models import ConversationSession
+from app.sessions.history_repository import SessionState
 
 EFFORTS_HEADER = "## Efforts"
 MEMORY_HEADER = "## Memory"
@@ -132,7 +132,7 @@ class Worked:
 async def working_history(
     session: AsyncSession,
     tokens: Tokens,
-    conversation: ConversationSession,
+    conversation: SessionState,
     window: WindowSettings,
     context: tuple[str, int],
     available: int,

@@ -17,7 +17,7 @@ from app.context.history.choice import (
     select_history,
 )
 from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
-from app.sessions.repository import StoredCost
+from app.sessions.history_repository import StoredCost
 
 ROLES = ("user", "assistant", "system", "tool")
 words = st.text(
