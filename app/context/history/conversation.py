@@ -7,6 +7,7 @@ Then the summaries of evicted spans go before the kept messages, inside the same
 """
 
 import asyncio
+import math
 import uuid
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,7 +37,13 @@ from app.context.types import Vector
 from app.core.clock import Clock
 from app.core.context_config import ContextSettings, WindowSettings
 from app.providers.tokenizer import BoundTokens, Tokens
-from app.sessions.history_repository import HistoryRepository, Opening, ReadMessage, SessionState
+from app.sessions.history_repository import (
+    HistoryRepository,
+    Opening,
+    Reach,
+    ReadMessage,
+    SessionState,
+)
 from app.sessions.repository import FoundMessage, RecallQuery, SessionRepository
 from app.sessions.summary_repository import SummaryRepository
 
@@ -101,7 +108,13 @@ async def history(
     long = settings.summaries.long_message_tokens
     reads = HistoryRepository(session)
     opened = await reads.opening(
-        agent_id, session_id, first=window.sinks, last=_first_page(window, budget), long=long
+        agent_id,
+        session_id,
+        first=window.sinks,
+        fresh_tail=window.fresh_tail,
+        last=_first_page(window, budget),
+        reach=_reach(tokens, budget),
+        long=long,
     )
     unchanged = Recall(built.context, built.tokens)
     if opened is None:
@@ -170,9 +183,7 @@ async def _select(
 ) -> tuple[HistoryChoice, dict[int, str]]:
     """The selection from the messages read, and the summaries of their own of the long
     assistant and tool messages among them (read with them)."""
-    messages = [
-        HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id) for row in rows
-    ]
+    messages = [_message(row) for row in rows]
     short = {row.seq: row.short for row in rows if row.short is not None}
     # Tokenizing a long session is CPU work: off the event loop.
     choice = await asyncio.to_thread(
@@ -187,10 +198,21 @@ async def _select(
     return choice, short
 
 
+def _message(row: ReadMessage) -> HistoryMessage:
+    assert row.content is not None, "a message selected is read whole (`_readable`)"
+    return HistoryMessage(row.seq, row.role, row.content, row.name, row.tool_call_id)
+
+
 def _first_page(window: WindowSettings, budget: int) -> int:
     """How many of a session's last messages a build reads with the session's row: the fresh
     tail and as many as the budget holds at PAGE_MESSAGE_TOKENS each."""
     return window.fresh_tail + max(budget, 0) // PAGE_MESSAGE_TOKENS + 1
+
+
+def _reach(tokens: Tokens, budget: int, spent: int = 0) -> Reach:
+    """The messages a read brings whole: as far back as the budget, in stored tokens, can
+    reach (`spent` of them on newer messages)."""
+    return Reach(math.ceil(max(budget, 0) / _stored_scale(tokens)), spent)
 
 
 async def _readable(
@@ -201,21 +223,32 @@ async def _readable(
     budget: int,
     long: int,
 ) -> list[ReadMessage]:
-    """The sinks and the messages from the oldest a selection can keep on, in seq order: those
-    the session's first read brought, and older ones read as the stored token counts say
-    (`_read_from`). A build of a long session usually reads no more."""
-    conversation, sinks = opened.session, window.sinks
+    """The sinks and the messages from the oldest a selection can keep on, whole, in seq
+    order: those the session's first read brought, and older ones read as the stored token
+    counts say (`_read_from`). A build of a long session usually reads no more."""
+    conversation, sinks, whole = opened.session, window.sinks, Reach()
     head = [m for m in opened.messages if m.seq < sinks]
     if conversation.had_efforts:  # its first read brought no message: the sinks now
         before = min(sinks, conversation.message_count)
-        head = await reads.messages(conversation.id, 0, before=before, long=long)
+        head = await reads.messages(conversation.id, 0, before=before, long=long, reach=whole)
     start = max(sinks, opened.tail_from)  # `tail`: every message from seq `start` on
     tail = [m for m in opened.messages if m.seq >= start]
     last_from, tail = await _read_from(reads, conversation, tail, tokens, window, budget, long)
-    older = max(last_from, sinks)
-    if older < (start := tail[0].seq if tail else start):
-        tail[:0] = await reads.messages(conversation.id, older, before=start, long=long)
+    wanted, held = max(last_from, sinks), _whole_from(tail, start)
+    if wanted < held:  # messages read without their content, or not read at all
+        older = await reads.messages(conversation.id, wanted, before=held, long=long, reach=whole)
+        tail = [*older, *(m for m in tail if m.seq >= held)]
     return [*head, *(m for m in tail if m.seq >= last_from)]
+
+
+def _whole_from(tail: Sequence[ReadMessage], start: int) -> int:
+    """The seq from which `tail` (every message from `start` on) holds each one whole."""
+    held = tail[-1].seq + 1 if tail else start
+    for message in reversed(tail):
+        if message.content is None:
+            break
+        held = message.seq
+    return held
 
 
 async def _read_from(
@@ -251,7 +284,9 @@ async def _read_from(
     ):
         page *= 2
         older = max(oldest, start - page)
-        tail[:0] = await reads.messages(conversation.id, older, before=start, long=long)
+        spent = sum(4 + m.tokens for m in tail)
+        more = _reach(tokens, budget, spent)
+        tail[:0] = await reads.messages(conversation.id, older, before=start, long=long, reach=more)
         start = older
     stored = [m.cost() for m in tail]
     return read_from(stored, budget, fresh_tail=window.fresh_tail, long=long, scale=scale), tail

@@ -2,6 +2,7 @@
 reads older ones only as far as their stored counts say a selection can reach, and keeps what
 a selection over every message would keep."""
 
+import itertools
 from dataclasses import replace
 from typing import Any
 
@@ -14,7 +15,7 @@ from app.context.history.choice import HistoryMessage, select_history
 from app.context.history.conversation import _readable
 from app.core.context_config import WindowSettings
 from app.providers.container import Providers
-from app.sessions.history_repository import HistoryRepository, Opening
+from app.sessions.history_repository import HistoryRepository, Opening, Reach
 from app.tenants.models import Tenant
 from tests.factories import Tenancy, put_agent
 
@@ -90,8 +91,10 @@ async def test_what_a_build_reads_does_not_depend_on_its_first_read(
         reads = HistoryRepository(session)
         for budget in (200, 2_700, 20_000):
             found = []
-            for last in (0, 30, 1_000):
-                opened = await reads.opening(agent_id, "chat-1", first=1, last=last, long=0)
+            for last, reach in itertools.product((0, 30, 1_000), (Reach(), Reach(50))):
+                opened = await reads.opening(
+                    agent_id, "chat-1", first=1, fresh_tail=4, last=last, reach=reach, long=0
+                )
                 assert opened is not None
                 bare = Opening(replace(opened.session, had_efforts=True), [], LENGTH)
                 for first_read in (opened, bare):
@@ -101,3 +104,32 @@ async def test_what_a_build_reads_does_not_depend_on_its_first_read(
             sinks, *rest = found[0]
             assert sinks == 0  # the sink, then every message from the oldest one kept on
             assert rest == list(range(rest[0], LENGTH))
+
+
+async def test_old_messages_are_costed_before_they_are_read_whole(
+    client: httpx.AsyncClient, tenancy: Tenancy, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """A session of long messages (tool output, say): its first read brings every message's
+    cost, and the content only of those the budget can reach, the sinks and the fresh tail."""
+    await put_agent(client, tenancy)
+    long = [{"role": "tool", "content": "row " * 2_000, "tool_call_id": f"c{i}"} for i in range(40)]
+    opening = {"role": "system", "content": "You are Newton."}
+    batch = [opening, *long, {"role": "user", "content": "And now?"}]
+    response = await client.post(MESSAGES, json={"messages": batch}, headers=tenancy.headers)
+    assert response.status_code == 201, response.text
+    async with sessionmaker() as session:
+        agent_id = await session.scalar(
+            select(Agent.id)
+            .join(Tenant, Tenant.id == Agent.tenant_id)
+            .where(Tenant.name == tenancy.tenant, Agent.name == "newton")
+        )
+        assert agent_id is not None
+        opened = await HistoryRepository(session).opening(
+            agent_id, "chat-1", first=1, fresh_tail=2, last=42, reach=Reach(5_000), long=0
+        )
+    assert opened is not None
+    assert [m.seq for m in opened.messages] == list(range(42))  # every cost
+    whole = [m.seq for m in opened.messages if m.content is not None]
+    # The sink, the fresh tail, and the two older ones the 5,000 tokens reach (the second
+    # takes them past it: the oldest a selection could keep).
+    assert whole == [0, 38, 39, 40, 41]
