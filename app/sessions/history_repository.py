@@ -9,14 +9,21 @@ from typing import NamedTuple
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-# A message as a selection reads it: its content only while the stored tokens of the newer
-# ones (:spent read before, and 4 a message for its overhead) stay within :within, or when
-# `{whole}` (a long session's old messages are costed before they are read whole, as a
-# selection reaches them); an assistant or tool message of more than :long stored tokens (0:
-# none is long) with its own summary (depth 0), where one was made.
+# A message's least cost in stored tokens, as a history selection reckons it
+# (`app.context.history.choice.least_cost`): 4 for its overhead, and its content's, but for a
+# long assistant or tool message (more than :long stored tokens; 0: none is long), which may
+# come as its own summary.
+_LEAST = (
+    "4 + CASE WHEN :long > 0 AND m.role IN ('assistant', 'tool') AND m.tokens > :long "
+    "THEN 0 ELSE m.tokens END"
+)
+# A message as a selection reads it: its content only while the least costs of the newer ones
+# (:spent of them read before) stay within :within, or when `{whole}` (a long session's old
+# messages are costed before they are read whole, as a selection reaches them); a long
+# assistant or tool message with its own summary (depth 0), where one was made.
 _MESSAGE = (
     "m.seq, m.role, CASE WHEN {whole} OR CAST(:within AS bigint) IS NULL OR CAST(:spent AS "
-    "bigint) + sum(4 + m.tokens) OVER (ORDER BY m.seq DESC) - 4 - m.tokens <= :within "
+    f"bigint) + sum({_LEAST}) OVER (ORDER BY m.seq DESC) - ({_LEAST}) <= :within "
     "THEN m.content END AS content, m.name, m.tool_call_id, m.tokens, "
     "CASE WHEN :long > 0 AND m.role IN ('assistant', 'tool') AND m.tokens > :long THEN "
     "(SELECT u.content FROM session_summary u WHERE u.session_id = m.session_id "
@@ -43,9 +50,9 @@ _MESSAGES = text(
 
 @dataclass(frozen=True)
 class Reach:
-    """How far back from its newest a read brings messages whole: while the stored tokens of
-    the newer ones (`spent` of them read before, 4 a message besides) stay within `within`;
-    None: every one. Each message's cost is read whatever its content's size."""
+    """How far back from its newest a read brings messages whole: while the least costs of
+    the newer ones (`spent` on those read before) stay within `within` stored tokens; None:
+    every one. Each message's cost is read whatever its content's size."""
 
     within: int | None = None
     spent: int = 0

@@ -113,18 +113,22 @@ def budget_passed_at(
     stored: Sequence[StoredCost], budget: int, *, long: int, scale: float
 ) -> int | None:
     """Walking back from the newest of `stored`, the seq of the message whose least cost takes
-    the sum past `budget`, or None when all of them fit (older messages may then be kept too).
-    A message's least cost: the overhead, a role of one token, and its content's stored tokens
-    times `scale` (1 when the build counts in the stored encoding: exact; less for another); a
-    long assistant or tool message, which may come as its own summary, costs the least any
-    message does."""
+    the sum past `budget`, or None when all of them fit (older messages may then be kept too)."""
     total = REPLY_PRIMING
     for cost in reversed(stored):
-        shortened = long > 0 and cost.role in ("assistant", "tool") and cost.tokens > long
-        total += MIN_MESSAGE_TOKENS + (0 if shortened else math.floor(cost.tokens * scale))
+        total += least_cost(cost, long=long, scale=scale)
         if total > budget:
             return cost.seq
     return None
+
+
+def least_cost(cost: StoredCost, *, long: int, scale: float = 1.0) -> int:
+    """The least a message costs: the overhead, a role of one token, and its content's stored
+    tokens times `scale` (1 when the build counts in the stored encoding: exact; less for
+    another); a long assistant or tool message, which may come as its own summary, costs the
+    least any message does."""
+    shortened = long > 0 and cost.role in ("assistant", "tool") and cost.tokens > long
+    return MIN_MESSAGE_TOKENS + (0 if shortened else math.floor(cost.tokens * scale))
 
 
 def select_history(

@@ -18,6 +18,7 @@ from app.context.history.choice import (
     HistoryChoice,
     HistoryMessage,
     budget_passed_at,
+    least_cost,
     reach,
     read_from,
     read_from_totals,
@@ -284,8 +285,7 @@ async def _read_from(
     ):
         page *= 2
         older = max(oldest, start - page)
-        spent = sum(4 + m.tokens for m in tail)
-        more = _reach(tokens, budget, spent)
+        more = _reach(tokens, budget, sum(least_cost(m.cost(), long=long) for m in tail))
         tail[:0] = await reads.messages(conversation.id, older, before=start, long=long, reach=more)
         start = older
     stored = [m.cost() for m in tail]
