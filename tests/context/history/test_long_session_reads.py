@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.agents.models import Agent
 from app.context.history.choice import HistoryMessage, select_history
-from app.context.history.conversation import _readable
+from app.context.history.reads import readable
 from app.core.context_config import WindowSettings
 from app.providers.container import Providers
 from app.sessions.history_repository import HistoryRepository, Opening, Reach
@@ -98,7 +98,7 @@ async def test_what_a_build_reads_does_not_depend_on_its_first_read(
                 assert opened is not None
                 bare = Opening(replace(opened.session, had_efforts=True), [], LENGTH)
                 for first_read in (opened, bare):
-                    read = await _readable(reads, first_read, tokens, window, budget, 0)
+                    read = await readable(reads, first_read, tokens, window, budget, 0)
                     found.append([m.seq for m in read])
             assert all(seqs == found[0] for seqs in found)
             sinks, *rest = found[0]
