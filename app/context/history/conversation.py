@@ -1,6 +1,7 @@
 """The history step of a build with a session: the session's messages read (only those a
-selection can use), selected on a thread (`choice.py`), the evicted messages the input clearly
-refers to recalled into the context (`recall.py`), and accounted for the manifest.
+selection can use, `reads.py`), selected on a thread (`choice.py`), the evicted messages the
+input clearly refers to recalled into the context (`recall.py`), and accounted for the
+manifest.
 
 Then the summaries of evicted spans go before the kept messages, inside the same budget
 (`summaries.py`): made in the background, only read here, in one statement.
