@@ -71,6 +71,16 @@ class HistoryChoice:
     fresh_tail: int
     tokens: int
     reason: str | None = None
+    # Each kept message's `message_tokens`, when the choice knows them: a choice made again
+    # from its kept messages counts none of them again.
+    costs: tuple[int, ...] = ()
+
+    def kept_costs(self, tokens: Tokens) -> list[int]:
+        """Each kept message's `message_tokens`, counted only when the choice does not hold
+        them."""
+        if len(self.costs) == len(self.kept):
+            return list(self.costs)
+        return [message_tokens(tokens, message) for message in self.kept]
 
 
 def reach(budget: int, fresh_tail: int) -> int:
@@ -139,11 +149,14 @@ def select_history(
     sinks: int,
     fresh_tail: int,
     short: Mapping[int, str] | None = None,
+    costs: Sequence[int] | None = None,
 ) -> HistoryChoice:
     """The messages to send, from `messages` in seq order, within `budget` chat tokens; an
     evictable assistant or tool message that does not fit whole may come as its `short` form
     (its summary, by seq)."""
-    costs = [message_tokens(tokens, message) for message in messages]
+    if costs is None:
+        costs = [message_tokens(tokens, message) for message in messages]
+    costs = list(costs)
     count = len(messages)
     sink_count = min(sinks, count)
     tail_start = max(count - fresh_tail, sink_count)
@@ -168,6 +181,7 @@ def select_history(
         sinks=sink_count,
         fresh_tail=count - tail_start,
         tokens=chat_tokens([costs[i] for i in kept]),
+        costs=tuple(costs[i] for i in kept),
     )
 
 
@@ -223,4 +237,5 @@ def _under_pressure(
         fresh_tail=tail_kept,
         tokens=chat_tokens([costs[i] for i in kept]),
         reason=reason,
+        costs=tuple(costs[i] for i in kept),
     )

@@ -143,7 +143,9 @@ async def _summaries(
     """The coarsest summaries of the evicted messages before the first one kept, newest first
     while they fit, in the summaries' share of the budget and what the messages leave."""
     share = settings.summaries.share
-    shrunk = await asyncio.to_thread(reserve, tokens, found.choice, found.budget, share)
+    # On the event loop: the choice holds its messages' counts; only the summaries, each of at
+    # most `settings.summaries.max_tokens`, are counted.
+    shrunk = reserve(tokens, found.choice, found.budget, share)
     before = first_kept_after_sinks(shrunk, found.in_session)
     rows = await repository.covering(conversation_id, before)
     if not rows:
@@ -152,7 +154,7 @@ async def _summaries(
         SpanSummary(r.depth, r.first_seq, r.last_seq, r.messages, r.content, tuple(r.quoted_seqs))
         for r in rows
     ]
-    placed = await asyncio.to_thread(place, tokens, found.choice, shrunk, summaries, found.budget)
+    placed = place(tokens, found.choice, shrunk, summaries, found.budget)
     return replace(
         found,
         choice=placed.choice,

@@ -36,7 +36,6 @@ from app.context.history.choice import (
     HistoryChoice,
     HistoryMessage,
     chat_tokens,
-    message_tokens,
     select_history,
 )
 from app.context.text.render import SEPARATOR, append_section
@@ -96,9 +95,8 @@ def with_recalled(context: str, hits: Sequence[RecallHit]) -> str:
 
 def protected_tokens(tokens: Tokens, choice: HistoryChoice) -> int:
     """The chat tokens of the sinks and fresh tail a selection kept: what recall leaves alone."""
-    kept = choice.kept
-    protected = [*kept[: choice.sinks], *kept[len(kept) - choice.fresh_tail :]]
-    return chat_tokens([message_tokens(tokens, message) for message in protected])
+    costs = choice.kept_costs(tokens)
+    return chat_tokens([*costs[: choice.sinks], *costs[len(costs) - choice.fresh_tail :]])
 
 
 def fit_recalled(
@@ -161,5 +159,6 @@ def recall_into(
         available - recall.tokens,
         sinks=choice.sinks,
         fresh_tail=choice.fresh_tail,
+        costs=choice.kept_costs(tokens),
     )
     return recall, replace(again, reason=choice.reason)

@@ -79,9 +79,8 @@ def wants_summaries(choice: HistoryChoice, in_session: int) -> bool:
 def reserve(tokens: Tokens, choice: HistoryChoice, budget: int, share: float) -> HistoryChoice:
     """The choice made again in the budget less summaries' share; never fewer than the sinks
     and the fresh tail (they fit: `wants_summaries`)."""
-    kept = choice.kept
-    protected = [*kept[: choice.sinks], *kept[len(kept) - choice.fresh_tail :]]
-    floor = chat_tokens([message_tokens(tokens, m) for m in protected])
+    costs = choice.kept_costs(tokens)
+    floor = chat_tokens([*costs[: choice.sinks], *costs[len(costs) - choice.fresh_tail :]])
     room = max(budget - math.floor(share * budget), floor)
     return _again(tokens, choice, room)
 
@@ -130,7 +129,12 @@ def hand_back(
 
 def _again(tokens: Tokens, choice: HistoryChoice, budget: int) -> HistoryChoice:
     return select_history(
-        tokens, choice.kept, budget, sinks=choice.sinks, fresh_tail=choice.fresh_tail
+        tokens,
+        choice.kept,
+        budget,
+        sinks=choice.sinks,
+        fresh_tail=choice.fresh_tail,
+        costs=choice.kept_costs(tokens),
     )
 
 

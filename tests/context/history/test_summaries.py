@@ -18,7 +18,7 @@ from app.context.history.summaries import (
     reserve,
     wants_summaries,
 )
-from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter
+from app.providers.tokenizer import ENCODINGS, EncodingName, TokenCounter, Tokens
 from app.sessions.spans import due
 from tests.context.history.test_choice import chat_request_tokens, contents, sessions
 
@@ -131,6 +131,38 @@ def test_the_coarsest_summaries_newest_first_in_their_share(token_counter: Token
     assert placed.summary_tokens == (5, 5, 5, 5)
     assert first_kept_after_sinks(placed.choice, 100) == 84  # 10 evictable in 130 tokens
     assert placed.tokens == 3 + 18 * 7 + 4 * 5 <= 150
+
+
+class CountedTexts:
+    """Tokens that remember what they were asked to count."""
+
+    def __init__(self, tokens: Tokens) -> None:
+        self.tokens = tokens
+        self.texts: list[str] = []
+
+    def count(self, text: str) -> int:
+        self.texts.append(text)
+        return self.tokens.count(text)
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        return self.tokens.truncate(text, max_tokens)
+
+
+def test_placing_summaries_counts_the_summaries_alone(token_counter: TokenCounter) -> None:
+    """The choice holds its messages' counts: reserving the summaries' share and placing them
+    (done on the event loop) count no message again, however long the session's are."""
+    messages = [HistoryMessage(i, "user", f"message {i} " + "word " * i) for i in range(100)]
+    stored = [
+        SpanSummary(p.depth, p.first_seq, p.last_seq, p.last_seq - p.first_seq + 1, f"gist {i}")
+        for i, p in enumerate(due(100, 10, 10, 5, ()))
+    ]
+    counted = CountedTexts(token_counter.bound("o200k_base"))
+    choice = select_history(counted, messages, 1_500, sinks=2, fresh_tail=6)
+    counted.texts.clear()
+    shrunk = reserve(counted, choice, 1_500, 0.2)
+    placed = place(counted, choice, shrunk, covering(stored, 90), 1_500)
+    assert placed.summaries  # some were placed
+    assert set(counted.texts) <= {s.content for s in stored} | {"system"}
 
 
 @RANDOM_SESSIONS
