@@ -138,7 +138,10 @@ async def _read_from(
         page *= 2
         older = max(oldest, start - page)
         more = _whole_within(tokens, budget, sum(least_cost(m.cost(), long=long) for m in tail))
-        tail[:0] = await reads.messages(conversation.id, older, before=start, long=long, reach=more)
+        tail = [
+            *await reads.messages(conversation.id, older, before=start, long=long, reach=more),
+            *tail,
+        ]
         start = older
     stored = [m.cost() for m in tail]
     return read_from(stored, budget, fresh_tail=window.fresh_tail, long=long, scale=scale), tail

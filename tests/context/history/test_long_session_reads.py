@@ -3,6 +3,7 @@ reads older ones only as far as their stored counts say a selection can reach, a
 a selection over every message would keep."""
 
 import itertools
+import uuid
 from dataclasses import replace
 from typing import Any
 
@@ -52,6 +53,17 @@ async def _append(client: httpx.AsyncClient, tenancy: Tenancy) -> list[dict[str,
     return messages
 
 
+async def _agent_id(session: AsyncSession, tenancy: Tenancy) -> uuid.UUID:
+    """The id of the tenant's agent "newton"."""
+    agent_id = await session.scalar(
+        select(Agent.id)
+        .join(Tenant, Tenant.id == Agent.tenant_id)
+        .where(Tenant.name == tenancy.tenant, Agent.name == "newton")
+    )
+    assert agent_id is not None
+    return agent_id
+
+
 async def test_a_long_session_of_short_messages_keeps_what_reading_all_would(
     client: httpx.AsyncClient, tenancy: Tenancy, providers: Providers
 ) -> None:
@@ -82,12 +94,7 @@ async def test_what_a_build_reads_does_not_depend_on_its_first_read(
     window = WindowSettings.model_validate(WINDOW)
     tokens = providers.tokens.bound(providers.tokens.default_encoding)
     async with sessionmaker() as session:
-        agent_id = await session.scalar(
-            select(Agent.id)
-            .join(Tenant, Tenant.id == Agent.tenant_id)
-            .where(Tenant.name == tenancy.tenant, Agent.name == "newton")
-        )
-        assert agent_id is not None
+        agent_id = await _agent_id(session, tenancy)
         reads = HistoryRepository(session)
         for budget in (200, 2_700, 20_000):
             found = []
@@ -118,12 +125,7 @@ async def test_old_messages_are_costed_before_they_are_read_whole(
     response = await client.post(MESSAGES, json={"messages": batch}, headers=tenancy.headers)
     assert response.status_code == 201, response.text
     async with sessionmaker() as session:
-        agent_id = await session.scalar(
-            select(Agent.id)
-            .join(Tenant, Tenant.id == Agent.tenant_id)
-            .where(Tenant.name == tenancy.tenant, Agent.name == "newton")
-        )
-        assert agent_id is not None
+        agent_id = await _agent_id(session, tenancy)
         opened = await HistoryRepository(session).opening(
             agent_id, "chat-1", first=1, fresh_tail=2, last=42, reach=Reach(5_000), long=0
         )
